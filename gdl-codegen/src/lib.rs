@@ -1,0 +1,1 @@
+//! gdl-codegen: a compiler from the Game Description Language to Rust.

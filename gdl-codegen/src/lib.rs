@@ -1,1 +1,13 @@
-//! gdl-codegen: a compiler from the Game Description Language to Rust.
+//! gdl-codegen: a compiler from the Game Description Language (GDL) to Rust,
+//! and the interpreted reasoners it is measured and tested against.
+//!
+//! The pipeline, one stage a module: [`syntax`] (read KIF or infix GDL into an
+//! AST with spans) → [`lower`] (expand `or`, normalise `(not (distinct ..))`,
+//! intern names) → [`check`] (arity, safety, stratification, the recursion
+//! restriction, keyword restrictions) → reasoners.
+
+#![warn(missing_docs)]
+
+pub mod ir;
+pub mod source;
+pub mod symbols;

@@ -73,7 +73,10 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::WrongArity { expected, got } => {
-                write!(f, "joint move has {got} moves, the game has {expected} roles")
+                write!(
+                    f,
+                    "joint move has {got} moves, the game has {expected} roles"
+                )
             }
             MoveError::Terminal => f.write_str("the state is terminal"),
             MoveError::Illegal { role, mv } => {

@@ -9,5 +9,8 @@
 #![warn(missing_docs)]
 
 mod game;
+pub mod rng;
+pub mod text;
 
 pub use game::{Game, Goal, Move, MoveError, ParseError, Role};
+pub use rng::Rng;

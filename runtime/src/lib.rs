@@ -9,8 +9,17 @@
 #![warn(missing_docs)]
 
 mod game;
+pub mod perft;
+pub mod playout;
 pub mod rng;
+#[cfg(test)]
+mod testgames;
 pub mod text;
 
 pub use game::{Game, Goal, Move, MoveError, ParseError, Role};
+pub use perft::{perft, perft_divide};
+pub use playout::{
+    playout, playout_in_place, run_playouts, Budget, Playout, PlayoutBuffers, PlayoutEnd,
+    PlayoutStats, DEFAULT_MAX_DEPTH,
+};
 pub use rng::Rng;

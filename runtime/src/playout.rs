@@ -1,0 +1,366 @@
+//! Seeded random playouts on any [`Game`], and their aggregate statistics.
+//!
+//! At each step every role picks a uniformly random legal move with
+//! [`Rng::below`], in role order; a role with a single legal move draws
+//! nothing (which keeps turn-taking games cheap). Because reasoners list legal
+//! moves in byte order of their text, the same seed plays the same match on
+//! every reasoner of a game.
+
+use std::time::{Duration, Instant};
+
+use crate::{Game, Goal, Move, Rng, Role};
+
+/// Default bound on the number of steps of a playout, far beyond the length of
+/// real GGP matches, so that games that never end still stop.
+pub const DEFAULT_MAX_DEPTH: usize = 10_000;
+
+/// How a playout stopped.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum PlayoutEnd {
+    /// A terminal state was reached.
+    Terminal,
+    /// The step bound was reached in a non-terminal state.
+    DepthLimit,
+    /// A role had no legal move in a non-terminal state (the game is
+    /// ill-defined there); the playout stops rather than panics.
+    Stuck {
+        /// The first role, in role order, without a legal move.
+        role: Role,
+    },
+}
+
+/// The result of one random playout.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Playout {
+    /// Number of joint moves played.
+    pub depth: usize,
+    /// Why the playout stopped.
+    pub end: PlayoutEnd,
+    /// Every role's goal in the final state, in role order (computed even when
+    /// the final state is not terminal, where goals are often undefined).
+    pub goals: Vec<Goal>,
+}
+
+impl Playout {
+    /// Whether the playout reached a terminal state.
+    pub fn is_terminal(&self) -> bool {
+        self.end == PlayoutEnd::Terminal
+    }
+}
+
+/// Scratch buffers reused across the steps and playouts of one thread, so
+/// that a playout allocates only its goal vector.
+#[derive(Clone, Debug, Default)]
+pub struct PlayoutBuffers {
+    legal: Vec<Move>,
+    joint: Vec<Move>,
+}
+
+impl PlayoutBuffers {
+    /// Empty buffers; they grow to the game's needs on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// Fills `buf.joint` with a uniformly random legal move for every role, or
+/// returns the first role that has none.
+fn random_joint<G: Game>(
+    game: &G,
+    state: &G::State,
+    rng: &mut Rng,
+    buf: &mut PlayoutBuffers,
+) -> Result<(), Role> {
+    buf.joint.clear();
+    for role in 0..game.num_roles() {
+        game.legal_moves(state, role, &mut buf.legal);
+        let mv = match buf.legal.len() {
+            0 => return Err(role),
+            1 => buf.legal[0],
+            n => buf.legal[rng.below(n)],
+        };
+        buf.joint.push(mv);
+    }
+    Ok(())
+}
+
+/// Plays random joint moves from `state`, updating it in place, until it is
+/// terminal, `max_depth` joint moves have been played, or a role is stuck.
+/// `state` is left at the final state of the playout.
+pub fn playout_in_place<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut Rng,
+    max_depth: usize,
+    buf: &mut PlayoutBuffers,
+) -> Playout {
+    let mut depth = 0;
+    let end = loop {
+        if game.is_terminal(state) {
+            break PlayoutEnd::Terminal;
+        }
+        if depth >= max_depth {
+            break PlayoutEnd::DepthLimit;
+        }
+        if let Err(role) = random_joint(game, state, rng, buf) {
+            break PlayoutEnd::Stuck { role };
+        }
+        game.apply_unchecked(state, &buf.joint);
+        depth += 1;
+    };
+    let mut goals = Vec::with_capacity(game.num_roles());
+    game.goals(state, &mut goals);
+    Playout { depth, end, goals }
+}
+
+/// A random playout from a copy of `state` (see [`playout_in_place`]).
+pub fn playout<G: Game>(game: &G, state: &G::State, rng: &mut Rng, max_depth: usize) -> Playout {
+    let mut s = state.clone();
+    playout_in_place(game, &mut s, rng, max_depth, &mut PlayoutBuffers::new())
+}
+
+/// When a batch of playouts stops.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Budget {
+    /// After exactly this many playouts.
+    Playouts(u64),
+    /// After the first playout that ends once this much time has passed
+    /// (always at least one playout).
+    Time(Duration),
+}
+
+/// Aggregate statistics of a batch of random playouts.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct PlayoutStats {
+    /// Number of playouts.
+    pub playouts: u64,
+    /// States visited: each playout's start state and every state it reached
+    /// (depth + 1 a playout).
+    pub states: u64,
+    /// Wall-clock time of the batch.
+    pub elapsed: Duration,
+    /// Playouts that reached a terminal state.
+    pub terminal: u64,
+    /// Playouts stopped by the step bound.
+    pub depth_limited: u64,
+    /// Playouts stopped because a role had no legal move.
+    pub stuck: u64,
+    /// Shortest playout, in joint moves (0 when there was none).
+    pub min_depth: usize,
+    /// Longest playout, in joint moves.
+    pub max_depth: usize,
+    /// Per role: sum of goal values over playouts that ended with a value.
+    pub goal_sums: Vec<u64>,
+    /// Per role: number of playouts that ended with a goal value.
+    pub goal_counts: Vec<u64>,
+}
+
+fn per_second(count: u64, elapsed: Duration) -> f64 {
+    let secs = elapsed.as_secs_f64();
+    if secs > 0.0 {
+        count as f64 / secs
+    } else {
+        0.0
+    }
+}
+
+impl PlayoutStats {
+    /// Empty statistics for a game with `num_roles` roles.
+    pub fn new(num_roles: usize) -> Self {
+        PlayoutStats {
+            goal_sums: vec![0; num_roles],
+            goal_counts: vec![0; num_roles],
+            ..Self::default()
+        }
+    }
+
+    /// Adds one playout (not its time: set [`PlayoutStats::elapsed`]).
+    pub fn add(&mut self, p: &Playout) {
+        if self.playouts == 0 || p.depth < self.min_depth {
+            self.min_depth = p.depth;
+        }
+        self.max_depth = self.max_depth.max(p.depth);
+        self.playouts += 1;
+        self.states += p.depth as u64 + 1;
+        match p.end {
+            PlayoutEnd::Terminal => self.terminal += 1,
+            PlayoutEnd::DepthLimit => self.depth_limited += 1,
+            PlayoutEnd::Stuck { .. } => self.stuck += 1,
+        }
+        if self.goal_sums.len() < p.goals.len() {
+            self.goal_sums.resize(p.goals.len(), 0);
+            self.goal_counts.resize(p.goals.len(), 0);
+        }
+        for (role, g) in p.goals.iter().enumerate() {
+            if let Some(v) = g.value() {
+                self.goal_sums[role] += u64::from(v);
+                self.goal_counts[role] += 1;
+            }
+        }
+    }
+
+    /// Playouts per second of wall-clock time (0 when no time was measured).
+    pub fn playouts_per_sec(&self) -> f64 {
+        per_second(self.playouts, self.elapsed)
+    }
+
+    /// States visited per second of wall-clock time.
+    pub fn states_per_sec(&self) -> f64 {
+        per_second(self.states, self.elapsed)
+    }
+
+    /// Mean playout length in joint moves (0 when there was no playout).
+    pub fn average_length(&self) -> f64 {
+        if self.playouts == 0 {
+            0.0
+        } else {
+            (self.states - self.playouts) as f64 / self.playouts as f64
+        }
+    }
+
+    /// Mean goal value of `role` over the playouts that ended with a value for
+    /// it; `None` when none did.
+    pub fn average_goal(&self, role: Role) -> Option<f64> {
+        let count = *self.goal_counts.get(role)?;
+        (count > 0).then(|| self.goal_sums[role] as f64 / count as f64)
+    }
+
+    /// [`PlayoutStats::average_goal`] of every role, in role order.
+    pub fn average_goals(&self) -> Vec<Option<f64>> {
+        (0..self.goal_sums.len())
+            .map(|r| self.average_goal(r))
+            .collect()
+    }
+}
+
+/// Runs random playouts from the initial state with one generator seeded by
+/// `seed`, until `budget` is spent, and aggregates them.
+pub fn run_playouts<G: Game>(
+    game: &G,
+    budget: Budget,
+    seed: u64,
+    max_depth: usize,
+) -> PlayoutStats {
+    let initial = game.initial_state();
+    let mut rng = Rng::new(seed);
+    let mut buf = PlayoutBuffers::new();
+    let mut stats = PlayoutStats::new(game.num_roles());
+    let mut state = initial.clone();
+    let start = Instant::now();
+    loop {
+        // clone_from can reuse the state's allocations from the last playout.
+        state.clone_from(&initial);
+        let p = playout_in_place(game, &mut state, &mut rng, max_depth, &mut buf);
+        stats.add(&p);
+        let done = match budget {
+            Budget::Playouts(n) => stats.playouts >= n,
+            Budget::Time(d) => start.elapsed() >= d,
+        };
+        if done {
+            break;
+        }
+    }
+    stats.elapsed = start.elapsed();
+    stats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testgames::{Counter, Nim};
+
+    #[test]
+    fn playout_reaches_terminal_with_goals() {
+        let g = Counter {
+            roles: 2,
+            moves: 2,
+            target: 10,
+            stuck_at: None,
+        };
+        let mut rng = Rng::new(1);
+        let p = playout(&g, &0, &mut rng, 100);
+        assert_eq!(p.end, PlayoutEnd::Terminal);
+        // Each step adds 2..=4, so 3..=5 steps reach 10.
+        assert!((3..=5).contains(&p.depth), "{p:?}");
+        assert_eq!(p.goals.len(), 2);
+        assert!(p.goals.iter().all(|g| g.value().is_some()));
+    }
+
+    #[test]
+    fn playouts_are_deterministic() {
+        let g = Nim { pile: 30 };
+        let s = g.initial_state();
+        let a: Vec<Playout> = {
+            let mut rng = Rng::new(9);
+            (0..20).map(|_| playout(&g, &s, &mut rng, 1000)).collect()
+        };
+        let b: Vec<Playout> = {
+            let mut rng = Rng::new(9);
+            (0..20).map(|_| playout(&g, &s, &mut rng, 1000)).collect()
+        };
+        assert_eq!(a, b);
+        // Different games within the batch.
+        assert!(a.iter().any(|p| p.depth != a[0].depth));
+    }
+
+    #[test]
+    fn depth_limit_and_stuck_are_reported() {
+        let g = Counter {
+            roles: 3,
+            moves: 1,
+            target: 100,
+            stuck_at: Some(6),
+        };
+        let mut rng = Rng::new(0);
+        let p = playout(&g, &0, &mut rng, 1);
+        assert_eq!(p.end, PlayoutEnd::DepthLimit);
+        assert_eq!(p.depth, 1);
+        assert_eq!(p.goals, vec![Goal::None; 3]);
+        // 3 roles each add 1: counts 0, 3, 6 -> role 1 is stuck at 6.
+        let p = playout(&g, &0, &mut rng, 100);
+        assert_eq!(p.end, PlayoutEnd::Stuck { role: 1 });
+        assert_eq!(p.depth, 2);
+        let mut s = 0;
+        let p = playout_in_place(&g, &mut s, &mut rng, 100, &mut PlayoutBuffers::new());
+        assert_eq!((p.depth, s), (2, 6));
+    }
+
+    #[test]
+    fn stats_aggregate() {
+        let g = Counter {
+            roles: 2,
+            moves: 1,
+            target: 5,
+            stuck_at: None,
+        };
+        // Deterministic game: counts 0, 2, 4, 6 -> 3 steps, 6 % 2 == 0: red wins.
+        let stats = run_playouts(&g, Budget::Playouts(10), 3, 100);
+        assert_eq!(stats.playouts, 10);
+        assert_eq!(stats.states, 40);
+        assert_eq!(stats.terminal, 10);
+        assert_eq!((stats.min_depth, stats.max_depth), (3, 3));
+        assert_eq!(stats.average_length(), 3.0);
+        assert_eq!(stats.average_goals(), vec![Some(100.0), Some(0.0)]);
+
+        // Playouts cut by the bound have no goal values: no average.
+        let stats = run_playouts(&g, Budget::Playouts(4), 3, 2);
+        assert_eq!(stats.depth_limited, 4);
+        assert_eq!(stats.average_goal(0), None);
+        assert_eq!(stats.average_goal(7), None);
+    }
+
+    #[test]
+    fn time_budget_runs_at_least_once() {
+        let g = Nim { pile: 10 };
+        let stats = run_playouts(&g, Budget::Time(Duration::ZERO), 1, 100);
+        assert_eq!(stats.playouts, 1);
+        let stats = run_playouts(&g, Budget::Time(Duration::from_millis(20)), 1, 100);
+        assert!(stats.playouts > 1);
+        assert!(stats.elapsed >= Duration::from_millis(20));
+        assert!(stats.playouts_per_sec() > 0.0 && stats.states_per_sec() > 0.0);
+        // Nim always ends with one winner.
+        let avg = stats.average_goals();
+        let sum = avg[0].unwrap() + avg[1].unwrap();
+        assert!((sum - 100.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,288 @@
+//! Small hand-written games for the unit tests of the drivers.
+
+use crate::text;
+use crate::{Game, Goal, Move, ParseError, Role};
+
+/// Every role simultaneously adds 1..=`moves` to a shared counter; the game
+/// ends when the counter reaches `target`. Role `r` wins (100) when the final
+/// count is `r` modulo the number of roles; goals are undefined before the
+/// end. With `stuck_at`, role 1 has no legal move when the count equals it.
+pub struct Counter {
+    pub roles: usize,
+    pub moves: u32,
+    pub target: u32,
+    pub stuck_at: Option<u32>,
+}
+
+const COUNTER_ROLES: [&str; 4] = ["red", "green", "blue", "white"];
+
+impl Game for Counter {
+    type State = u32;
+
+    fn num_roles(&self) -> usize {
+        self.roles
+    }
+    fn role_name(&self, role: Role) -> &str {
+        COUNTER_ROLES[role]
+    }
+    fn initial_state(&self) -> u32 {
+        0
+    }
+    fn legal_moves(&self, state: &u32, role: Role, out: &mut Vec<Move>) {
+        out.clear();
+        if role == 1 && self.stuck_at == Some(*state) {
+            return;
+        }
+        out.extend((0..self.moves).map(Move));
+    }
+    fn is_terminal(&self, state: &u32) -> bool {
+        *state >= self.target
+    }
+    fn goal(&self, state: &u32, role: Role) -> Goal {
+        if *state < self.target {
+            Goal::None
+        } else if *state as usize % self.roles == role {
+            Goal::Value(100)
+        } else {
+            Goal::Value(0)
+        }
+    }
+    fn apply_unchecked(&self, state: &mut u32, joint: &[Move]) {
+        *state += joint.iter().map(|m| m.0 + 1).sum::<u32>();
+    }
+    fn move_text(&self, _role: Role, mv: Move) -> String {
+        format!("(add {})", mv.0 + 1)
+    }
+    fn fluents(&self, state: &u32) -> Vec<String> {
+        vec![format!("(count {state})")]
+    }
+    fn parse_move(&self, _role: Role, t: &str) -> Result<Move, ParseError> {
+        let k = text::key(t)?;
+        (0..self.moves)
+            .find(|&m| k == format!("(add {})", m + 1))
+            .map(Move)
+            .ok_or_else(|| ParseError::new(format!("no such move: {t}")))
+    }
+    fn parse_state(&self, t: &str) -> Result<u32, ParseError> {
+        let k = text::key(t)?;
+        k.strip_prefix("(count ")
+            .and_then(|r| r.strip_suffix(')'))
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| ParseError::new(format!("bad state: {t}")))
+    }
+}
+
+/// Two-player Nim on one pile: the player in control takes 1 or 2 stones,
+/// the other plays `noop`; whoever takes the last stone wins.
+pub struct Nim {
+    pub pile: u32,
+}
+
+/// Nim state: stones left, and whose turn it is.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct NimState {
+    pub pile: u32,
+    pub control: Role,
+}
+
+const NIM_ROLES: [&str; 2] = ["white", "black"];
+// Move ids in byte order of their text.
+const NIM_MOVES: [&str; 3] = ["(take 1)", "(take 2)", "noop"];
+
+impl Game for Nim {
+    type State = NimState;
+
+    fn num_roles(&self) -> usize {
+        2
+    }
+    fn role_name(&self, role: Role) -> &str {
+        NIM_ROLES[role]
+    }
+    fn initial_state(&self) -> NimState {
+        NimState {
+            pile: self.pile,
+            control: 0,
+        }
+    }
+    fn legal_moves(&self, s: &NimState, role: Role, out: &mut Vec<Move>) {
+        out.clear();
+        if role == s.control {
+            out.extend((0..s.pile.min(2)).map(Move));
+        } else {
+            out.push(Move(2));
+        }
+    }
+    fn is_terminal(&self, s: &NimState) -> bool {
+        s.pile == 0
+    }
+    fn goal(&self, s: &NimState, role: Role) -> Goal {
+        if s.pile > 0 {
+            Goal::Value(50)
+        } else if role != s.control {
+            Goal::Value(100)
+        } else {
+            Goal::Value(0)
+        }
+    }
+    fn apply_unchecked(&self, s: &mut NimState, joint: &[Move]) {
+        let taken = match joint.get(s.control) {
+            Some(Move(0)) => 1,
+            Some(Move(1)) => 2,
+            _ => 0,
+        };
+        s.pile = s.pile.saturating_sub(taken);
+        s.control = 1 - s.control;
+    }
+    fn move_text(&self, _role: Role, mv: Move) -> String {
+        NIM_MOVES[mv.0 as usize].to_string()
+    }
+    fn fluents(&self, s: &NimState) -> Vec<String> {
+        vec![
+            format!("(control {})", NIM_ROLES[s.control]),
+            format!("(pile {})", s.pile),
+        ]
+    }
+    fn parse_move(&self, _role: Role, t: &str) -> Result<Move, ParseError> {
+        let k = text::key(t)?;
+        NIM_MOVES
+            .iter()
+            .position(|m| *m == k)
+            .map(|i| Move(i as u32))
+            .ok_or_else(|| ParseError::new(format!("no such move: {t}")))
+    }
+    fn parse_state(&self, _t: &str) -> Result<NimState, ParseError> {
+        Err(ParseError::new("not supported"))
+    }
+}
+
+/// Tic-tac-toe exactly as `ggp-repository-base/ticTacToe.kif` defines it.
+pub struct TicTacToe;
+
+/// Cells row by row (0 blank, 1 x, 2 o) and the role in control.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct TttState {
+    pub cells: [u8; 9],
+    pub control: Role,
+}
+
+const TTT_LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+impl TicTacToe {
+    fn line(s: &TttState, mark: u8) -> bool {
+        TTT_LINES
+            .iter()
+            .any(|l| l.iter().all(|&c| s.cells[c] == mark))
+    }
+    fn open(s: &TttState) -> bool {
+        s.cells.contains(&0)
+    }
+}
+
+// Moves 0..9 are `(mark r c)` row by row, 9 is `noop`: byte order of the text.
+impl Game for TicTacToe {
+    type State = TttState;
+
+    fn num_roles(&self) -> usize {
+        2
+    }
+    fn role_name(&self, role: Role) -> &str {
+        ["xplayer", "oplayer"][role]
+    }
+    fn initial_state(&self) -> TttState {
+        TttState {
+            cells: [0; 9],
+            control: 0,
+        }
+    }
+    fn legal_moves(&self, s: &TttState, role: Role, out: &mut Vec<Move>) {
+        out.clear();
+        if role == s.control {
+            out.extend((0..9).filter(|&c| s.cells[c] == 0).map(|c| Move(c as u32)));
+        } else {
+            out.push(Move(9));
+        }
+    }
+    fn is_terminal(&self, s: &TttState) -> bool {
+        Self::line(s, 1) || Self::line(s, 2) || !Self::open(s)
+    }
+    fn goal(&self, s: &TttState, role: Role) -> Goal {
+        let (mine, theirs) = if role == 0 { (1, 2) } else { (2, 1) };
+        let mut values = Vec::new();
+        if Self::line(s, mine) {
+            values.push(100);
+        }
+        if !Self::line(s, 1) && !Self::line(s, 2) && !Self::open(s) {
+            values.push(50);
+        }
+        if Self::line(s, theirs) {
+            values.push(0);
+        }
+        match values[..] {
+            [] => Goal::None,
+            [v] => Goal::Value(v),
+            _ => Goal::Ambiguous,
+        }
+    }
+    fn apply_unchecked(&self, s: &mut TttState, joint: &[Move]) {
+        for (role, mv) in joint.iter().enumerate() {
+            if let Some(c) = s.cells.get_mut(mv.0 as usize) {
+                if *c == 0 {
+                    *c = role as u8 + 1;
+                }
+            }
+        }
+        s.control = 1 - s.control;
+    }
+    fn move_text(&self, _role: Role, mv: Move) -> String {
+        if mv.0 >= 9 {
+            "noop".into()
+        } else {
+            format!("(mark {} {})", mv.0 / 3 + 1, mv.0 % 3 + 1)
+        }
+    }
+    fn fluents(&self, s: &TttState) -> Vec<String> {
+        let mut v: Vec<String> = (0..9)
+            .map(|c| {
+                let m = ["b", "x", "o"][s.cells[c] as usize];
+                format!("(cell {} {} {m})", c / 3 + 1, c % 3 + 1)
+            })
+            .collect();
+        v.push(format!("(control {})", self.role_name(s.control)));
+        v
+    }
+    fn parse_move(&self, role: Role, t: &str) -> Result<Move, ParseError> {
+        let k = text::key(t)?;
+        (0..10)
+            .map(Move)
+            .find(|&m| self.move_text(role, m) == k)
+            .ok_or_else(|| ParseError::new(format!("no such move: {t}")))
+    }
+    fn parse_state(&self, _t: &str) -> Result<TttState, ParseError> {
+        Err(ParseError::new("not supported"))
+    }
+}
+
+/// Path of a file under the shared conformance directory.
+pub fn conformance(rel: &str) -> String {
+    format!(
+        "{}/../../shared/conformance/{rel}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Path of a Dresden GameController XML trace.
+pub fn dresden_trace(name: &str) -> String {
+    format!(
+        "{}/../../shared/games/dresden-ggpserver/gamecontroller-testdata/traces/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}

@@ -8,7 +8,9 @@
 
 #![warn(missing_docs)]
 
+pub mod bench;
 mod game;
+pub mod montecarlo;
 pub mod perft;
 pub mod playout;
 pub mod rng;
@@ -16,7 +18,9 @@ pub mod rng;
 mod testgames;
 pub mod text;
 
+pub use bench::measure;
 pub use game::{Game, Goal, Move, MoveError, ParseError, Role};
+pub use montecarlo::{flat_monte_carlo, MonteCarloChoice, MoveEvaluation};
 pub use perft::{perft, perft_divide};
 pub use playout::{
     playout, playout_in_place, run_playouts, Budget, Playout, PlayoutBuffers, PlayoutEnd,

@@ -17,6 +17,7 @@ pub mod rng;
 #[cfg(test)]
 mod testgames;
 pub mod text;
+pub mod trace;
 
 pub use bench::measure;
 pub use game::{Game, Goal, Move, MoveError, ParseError, Role};
@@ -27,3 +28,6 @@ pub use playout::{
     PlayoutStats, DEFAULT_MAX_DEPTH,
 };
 pub use rng::Rng;
+pub use trace::{
+    record, replay, Difference, Mismatch, ReplaySummary, Trace, TraceMatch, TraceStep,
+};

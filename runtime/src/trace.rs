@@ -694,7 +694,7 @@ impl Trace {
 /// Records `matches` random matches of `game` as a trace, the way the
 /// conformance traces were made: at each depth the sorted fluents, every
 /// role's sorted legal moves (non-terminal states), the terminal flag, the
-/// goals (terminal states), and a joint move drawn as [`crate::playout`]
+/// goals (terminal states), and a joint move drawn as [`crate::playout()`]
 /// draws it. A match reaching `max_depth` joint moves, or a state where some
 /// role has no legal move, is cut off with an `ABORT`.
 pub fn record<G: Game>(game: &G, matches: usize, seed: u64, max_depth: usize) -> Trace {

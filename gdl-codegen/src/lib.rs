@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod interp;
 pub mod ir;
 pub mod source;
 pub mod symbols;

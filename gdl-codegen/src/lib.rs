@@ -8,7 +8,13 @@
 
 #![warn(missing_docs)]
 
+pub mod check;
+pub mod deps;
+pub mod diag;
+pub mod frontend;
 pub mod interp;
 pub mod ir;
+pub mod lower;
 pub mod source;
 pub mod symbols;
+pub mod syntax;

@@ -3,8 +3,15 @@
 //!
 //! - [`Game`]: the interface of a reasoner (roles, initial state, legal moves,
 //!   next state, terminal, goals, GDL text in and out).
-//! - Drivers that run on any [`Game`]: seeded random playouts, perft, flat
-//!   Monte Carlo, speed measurement and conformance-trace replay.
+//! - Drivers that run on any [`Game`]: seeded random playouts
+//!   ([`playout()`], [`run_playouts`]), [`perft()`], flat Monte Carlo
+//!   ([`flat_monte_carlo`]), speed measurement ([`measure`]) and
+//!   conformance-trace replay ([`Trace`], [`replay`]).
+//! - Support for them: a deterministic [`Rng`] and a minimal GDL term reader
+//!   ([`text`]) for comparing terms as text.
+//!
+//! The crate has no dependencies, so that generated code builds with nothing
+//! else.
 
 #![warn(missing_docs)]
 
@@ -17,6 +24,7 @@ pub mod rng;
 #[cfg(test)]
 mod testgames;
 pub mod text;
+pub mod trace;
 
 pub use bench::measure;
 pub use game::{Game, Goal, Move, MoveError, ParseError, Role};
@@ -27,3 +35,6 @@ pub use playout::{
     PlayoutStats, DEFAULT_MAX_DEPTH,
 };
 pub use rng::Rng;
+pub use trace::{
+    record, replay, Difference, Mismatch, ReplaySummary, Trace, TraceMatch, TraceStep,
+};

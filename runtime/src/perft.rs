@@ -9,6 +9,7 @@ use crate::{Game, Move};
 struct Level {
     legal: Vec<Vec<Move>>,
     joint: Vec<Move>,
+    index: Vec<usize>,
 }
 
 /// Fills `level.legal` with every role's legal moves and returns the number
@@ -27,12 +28,18 @@ fn legal_joints<G: Game>(game: &G, state: &G::State, level: &mut Level) -> u64 {
 /// Calls `f` with every joint move of `legal` (the Cartesian product of the
 /// roles' moves), the last role varying fastest: joint moves come in
 /// lexicographic order of their move ids.
-fn for_each_joint(legal: &[Vec<Move>], joint: &mut Vec<Move>, mut f: impl FnMut(&[Move])) {
+fn for_each_joint(
+    legal: &[Vec<Move>],
+    joint: &mut Vec<Move>,
+    index: &mut Vec<usize>,
+    mut f: impl FnMut(&[Move]),
+) {
     if legal.iter().any(|m| m.is_empty()) {
         return;
     }
     // An odometer over the roles' move lists.
-    let mut index = vec![0usize; legal.len()];
+    index.clear();
+    index.resize(legal.len(), 0);
     joint.clear();
     joint.extend(legal.iter().map(|m| m[0]));
     loop {
@@ -67,10 +74,14 @@ fn perft_rec<G: Game>(game: &G, state: &G::State, levels: &mut [Level]) -> u64 {
         // whether terminal or not, so there is no need to build it.
         return joints;
     }
-    let Level { legal, joint } = level;
+    let Level {
+        legal,
+        joint,
+        index,
+    } = level;
     let mut total = 0u64;
     let mut next = state.clone();
-    for_each_joint(legal, joint, |j| {
+    for_each_joint(legal, joint, index, |j| {
         next.clone_from(state);
         game.apply_unchecked(&mut next, j);
         total = total.saturating_add(perft_rec(game, &next, deeper));
@@ -108,8 +119,12 @@ pub fn perft_divide<G: Game>(game: &G, state: &G::State, depth: usize) -> Vec<(V
     let (level, deeper) = levels.split_at_mut(1);
     let level = &mut level[0];
     legal_joints(game, state, level);
-    let Level { legal, joint } = level;
-    for_each_joint(legal, joint, |j| {
+    let Level {
+        legal,
+        joint,
+        index,
+    } = level;
+    for_each_joint(legal, joint, index, |j| {
         let next = game.next_state_unchecked(state, j);
         out.push((j.to_vec(), perft_rec(game, &next, deeper)));
     });

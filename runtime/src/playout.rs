@@ -63,9 +63,16 @@ impl PlayoutBuffers {
     }
 }
 
+impl PlayoutBuffers {
+    /// The joint move last drawn by [`random_joint`].
+    pub(crate) fn joint(&self) -> &[Move] {
+        &self.joint
+    }
+}
+
 /// Fills `buf.joint` with a uniformly random legal move for every role, or
 /// returns the first role that has none.
-fn random_joint<G: Game>(
+pub(crate) fn random_joint<G: Game>(
     game: &G,
     state: &G::State,
     rng: &mut Rng,

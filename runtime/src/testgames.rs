@@ -286,3 +286,83 @@ pub fn dresden_trace(name: &str) -> String {
         env!("CARGO_MANIFEST_DIR")
     )
 }
+
+/// The Dresden `maze.lisp`: a robot walks the cycle a-b-c-d, may grab the
+/// gold where it stands and drop it; it wins by bringing the gold to a.
+pub struct Maze;
+
+/// Robot cell (0..4 = a..d), gold place (0..4, 4 = held: `i`), step 1..=10.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct MazeState {
+    pub cell: u8,
+    pub gold: u8,
+    pub step: u32,
+}
+
+const MAZE_PLACES: [&str; 5] = ["a", "b", "c", "d", "i"];
+// Byte order of the move texts.
+const MAZE_MOVES: [&str; 3] = ["drop", "grab", "move"];
+
+impl Game for Maze {
+    type State = MazeState;
+
+    fn num_roles(&self) -> usize {
+        1
+    }
+    fn role_name(&self, _role: Role) -> &str {
+        "robot"
+    }
+    fn initial_state(&self) -> MazeState {
+        MazeState {
+            cell: 0,
+            gold: 2,
+            step: 1,
+        }
+    }
+    fn legal_moves(&self, s: &MazeState, _role: Role, out: &mut Vec<Move>) {
+        out.clear();
+        if s.gold == 4 {
+            out.push(Move(0));
+        }
+        if s.cell == s.gold {
+            out.push(Move(1));
+        }
+        out.push(Move(2));
+    }
+    fn is_terminal(&self, s: &MazeState) -> bool {
+        s.step == 10 || s.gold == 0
+    }
+    fn goal(&self, s: &MazeState, _role: Role) -> Goal {
+        Goal::Value(if s.gold == 0 { 100 } else { 0 })
+    }
+    fn apply_unchecked(&self, s: &mut MazeState, joint: &[Move]) {
+        match joint.first() {
+            Some(Move(0)) if s.gold == 4 => s.gold = s.cell,
+            Some(Move(1)) if s.gold == s.cell => s.gold = 4,
+            Some(Move(2)) => s.cell = (s.cell + 1) % 4,
+            _ => {}
+        }
+        s.step += 1;
+    }
+    fn move_text(&self, _role: Role, mv: Move) -> String {
+        MAZE_MOVES[mv.0 as usize].to_string()
+    }
+    fn fluents(&self, s: &MazeState) -> Vec<String> {
+        vec![
+            format!("(cell {})", MAZE_PLACES[s.cell as usize]),
+            format!("(gold {})", MAZE_PLACES[s.gold as usize]),
+            format!("(step {})", s.step),
+        ]
+    }
+    fn parse_move(&self, _role: Role, t: &str) -> Result<Move, ParseError> {
+        let k = text::key(t)?;
+        MAZE_MOVES
+            .iter()
+            .position(|m| *m == k)
+            .map(|i| Move(i as u32))
+            .ok_or_else(|| ParseError::new(format!("no such move: {t}")))
+    }
+    fn parse_state(&self, _t: &str) -> Result<MazeState, ParseError> {
+        Err(ParseError::new("not supported"))
+    }
+}

@@ -1,0 +1,116 @@
+//! The front end as one call: read, lower and check a game description.
+
+use crate::check;
+use crate::diag::{self, Diagnostics};
+use crate::ir::Program;
+use crate::lower;
+use crate::source::SourceFile;
+use crate::symbols::Symbols;
+use crate::syntax::{self, ast::Description, Syntax};
+
+/// Largest description the reader accepts, in bytes. The largest real
+/// rulesheet is 417 KB; the limit only stops runaway inputs early.
+pub const MAX_FILE_BYTES: usize = 256 << 20;
+
+/// How to read a description.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The syntax; `None` picks it from the file name (`.hrf` is infix).
+    pub syntax: Option<Syntax>,
+    /// Keep names of different case apart. Prefix GDL is case-independent by
+    /// its specification, so this is off by default; infix GDL is always
+    /// case-sensitive, since case marks its variables.
+    pub case_sensitive: bool,
+}
+
+/// The outcome of the front end on one description.
+#[derive(Clone, Debug)]
+pub struct Frontend {
+    /// The source, for rendering diagnostics.
+    pub source: SourceFile,
+    /// The surface syntax tree.
+    pub ast: Description,
+    /// The lowered program (meaningful only without errors).
+    pub program: Program,
+    /// Every problem found, sorted by position.
+    pub diagnostics: Diagnostics,
+}
+
+impl Frontend {
+    /// Whether the description is valid GDL (warnings allowed).
+    pub fn is_valid(&self) -> bool {
+        !diag::has_errors(&self.diagnostics)
+    }
+
+    /// The program, if the description is valid.
+    pub fn valid_program(&self) -> Option<&Program> {
+        self.is_valid().then_some(&self.program)
+    }
+
+    /// Every diagnostic rendered for a terminal, in order.
+    pub fn render_diagnostics(&self, color: bool) -> String {
+        self.diagnostics
+            .iter()
+            .map(|d| d.render(&self.source, color))
+            .collect()
+    }
+}
+
+/// Reads, lowers and checks a description held in memory.
+pub fn run(source: SourceFile, options: &Options) -> Frontend {
+    run_with_errors(source, options, Diagnostics::new())
+}
+
+/// Reads a description from raw bytes (reporting invalid UTF-8 and oversized
+/// input as diagnostics), then lowers and checks it.
+pub fn run_bytes(name: &str, bytes: &[u8], options: &Options) -> Frontend {
+    let mut diags = Diagnostics::new();
+    if bytes.len() > MAX_FILE_BYTES {
+        let source = SourceFile::new(name, "");
+        diags.push(
+            diag::Diagnostic::error(
+                diag::codes::TOO_LARGE,
+                format!(
+                    "the file is {} bytes, more than the reader's limit of {MAX_FILE_BYTES}",
+                    bytes.len()
+                ),
+                crate::source::Span::default(),
+            )
+            .with_label("file too large"),
+        );
+        return Frontend {
+            source,
+            ast: Description::default(),
+            program: Program::new(Symbols::new()),
+            diagnostics: diags,
+        };
+    }
+    let (source, _) = SourceFile::from_bytes(name, bytes);
+    run_with_errors(source, options, diags)
+}
+
+fn run_with_errors(source: SourceFile, options: &Options, mut diags: Diagnostics) -> Frontend {
+    let syntax = options
+        .syntax
+        .unwrap_or_else(|| Syntax::from_path(&source.name));
+    let (ast, parse_diags) = syntax::parse(&source.text, syntax);
+    diags.extend(parse_diags);
+    let case_sensitive = options.case_sensitive || syntax.is_case_sensitive();
+    let symbols = if case_sensitive {
+        Symbols::case_sensitive()
+    } else {
+        Symbols::new()
+    };
+    let program = lower::lower(&ast, symbols, &mut diags);
+    // With reading errors some rules are missing: the checks that need the
+    // whole program (missing definitions) would only add noise.
+    let complete = !diag::has_errors(&diags);
+    check::check(&program, complete, &mut diags);
+    diag::sort_and_dedup(&mut diags);
+    Frontend {
+        source,
+        ast,
+        program,
+        diagnostics: diags,
+    }
+}

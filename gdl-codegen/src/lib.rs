@@ -12,6 +12,7 @@ pub mod check;
 pub mod deps;
 pub mod diag;
 pub mod frontend;
+pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod source;

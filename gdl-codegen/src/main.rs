@@ -11,6 +11,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use gdl_codegen::frontend::{self, Frontend, Options};
 use gdl_codegen::syntax::{print, Syntax};
 
+mod commands;
+
 /// Compile General Game Playing (GDL) game descriptions into Rust, and check,
 /// play and replay them.
 #[derive(Parser, Debug)]
@@ -24,6 +26,10 @@ struct Cli {
 enum Command {
     /// Read and check game descriptions, printing every problem found.
     Check(CheckArgs),
+    /// Replay a conformance trace against a reasoner and report the first difference.
+    Replay(commands::ReplayArgs),
+    /// Play seeded random matches and report their speed and outcomes.
+    Play(commands::PlayArgs),
 }
 
 /// How to read a game file.
@@ -191,6 +197,15 @@ fn check(args: &CheckArgs) -> u8 {
             worst = worst.max(status::INVALID);
             continue;
         }
+        if let Some(n) = args.simulate {
+            worst = worst.max(commands::simulate(
+                &fe,
+                n,
+                args.max_steps,
+                args.seed,
+                args.deny_warnings,
+            ));
+        }
     }
     if args.format == Format::Json {
         println!("{}", serde_json::Value::Array(json));
@@ -212,6 +227,8 @@ fn main() -> ExitCode {
     };
     let code = match &cli.command {
         Command::Check(args) => check(args),
+        Command::Replay(args) => commands::replay(args),
+        Command::Play(args) => commands::play(args),
     };
     ExitCode::from(code)
 }

@@ -11,6 +11,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use gdl_codegen::frontend::{self, Frontend, Options};
 use gdl_codegen::syntax::{print, Syntax};
 
+mod ground_cmd;
+
 /// Compile General Game Playing (GDL) game descriptions into Rust, and check,
 /// play and replay them.
 #[derive(Parser, Debug)]
@@ -24,6 +26,9 @@ struct Cli {
 enum Command {
     /// Read and check game descriptions, printing every problem found.
     Check(CheckArgs),
+    /// Ground games: compute reachable fluents and moves, instantiate and
+    /// simplify the rules; print sizes, times (--stats) or the program (--dump).
+    Ground(ground_cmd::GroundArgs),
 }
 
 /// How to read a game file.
@@ -212,6 +217,7 @@ fn main() -> ExitCode {
     };
     let code = match &cli.command {
         Command::Check(args) => check(args),
+        Command::Ground(args) => ground_cmd::run(args),
     };
     ExitCode::from(code)
 }

@@ -42,6 +42,16 @@ pub fn ground(program: &Program, budget: &Budget) -> Result<GroundProgram, Groun
         raw_derived: raw.derived.len(),
         ..GroundStats::default()
     };
+    let mut sizes: Vec<(String, usize)> = dom
+        .db
+        .rels
+        .iter()
+        .zip(&dom.db.rel_names)
+        .map(|(r, name)| (name.clone(), r.tuples.len()))
+        .collect();
+    sizes.sort_by(|a, b| b.1.cmp(&a.1));
+    sizes.truncate(5);
+    stats.largest_relations = sizes;
     // The file's own base/input, as a check on the computed sets.
     let db = &dom.db;
     if let Some(p) = program.keyword_pred(Keyword::Base) {

@@ -110,6 +110,8 @@ pub struct GroundStats {
     pub domain_atoms: usize,
     /// Rule instances before simplification.
     pub instances: usize,
+    /// The largest relations of the domain fixpoint: (name, atoms).
+    pub largest_relations: Vec<(String, usize)>,
     /// Derived atoms before simplification.
     pub raw_derived: usize,
     /// The file's own `base` facts, if it has any.

@@ -13,6 +13,7 @@ pub mod deps;
 pub mod diag;
 pub mod frontend;
 pub mod ground;
+pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod propnet;

@@ -61,7 +61,7 @@ impl SyntaxArg {
     fn into_syntax(self) -> Syntax {
         match self {
             SyntaxArg::Kif => Syntax::Kif,
-            SyntaxArg::Infix => Syntax::Kif,
+            SyntaxArg::Infix => Syntax::Infix,
         }
     }
 }

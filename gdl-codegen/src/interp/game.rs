@@ -1,0 +1,395 @@
+//! [`Interpreter`]: the [`Game`] implementation over the prover.
+
+use std::fmt;
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use gdl_runtime::{Game, Goal, Move, ParseError, Role};
+use rustc_hash::FxHashMap;
+
+use crate::ir::{Keyword, Program};
+use crate::symbols::Symbols;
+
+use super::kb::{Kb, Kind};
+use super::prove::{state_key, Ctx, STACK_BUDGET};
+use super::read::{read_terms, Read};
+use super::terms::{publish, TermStore, Terms, TupleSet, FREE, LOCAL};
+
+/// Why an [`Interpreter`] could not be built.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct InterpError {
+    /// What went wrong, for a person.
+    pub message: String,
+}
+
+impl fmt::Display for InterpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for InterpError {}
+
+/// A state of an [`Interpreter`]'s game: the ids of the fluents that hold, in
+/// a canonical order (so that equal states compare and hash equal).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct State {
+    fluents: Box<[u32]>,
+}
+
+impl State {
+    /// Number of fluents that hold.
+    pub fn len(&self) -> usize {
+        self.fluents.len()
+    }
+
+    /// Whether no fluent holds.
+    pub fn is_empty(&self) -> bool {
+        self.fluents.is_empty()
+    }
+}
+
+/// Stack of the thread a query is restarted on when it recurses too deeply
+/// for the caller's stack.
+const BIG_STACK: usize = 1 << 30;
+
+/// The interpreted reasoner of one game (see the [module docs](super)).
+///
+/// Moves are identified by the id of their term: `Move(id)` is the same move
+/// for every role and stays valid for the life of the interpreter.
+pub struct Interpreter {
+    syms: Symbols,
+    kb: Kb,
+    store: RwLock<TermStore>,
+    roles: Vec<(String, u32)>,
+    init: State,
+    legal: Option<u32>,
+    next: Option<u32>,
+    goal: Option<u32>,
+    terminal: Option<u32>,
+}
+
+impl fmt::Debug for Interpreter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Interpreter")
+            .field("roles", &self.roles)
+            .field("relations", &self.kb.arity.len())
+            .field("rules", &self.kb.rules.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Interpreter {
+    /// Compiles `program` and computes its static relations and initial
+    /// state. Fails when the game has no role.
+    pub fn new(program: &Program) -> Result<Self, InterpError> {
+        let mut store = TermStore::new(0);
+        let mut kb = Kb::new(program, &mut store);
+        let syms = program.symbols.clone();
+        // Static relations may recurse deeply (long successor chains): compute
+        // them on a thread with a large stack.
+        let computed = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(BIG_STACK)
+                .spawn_scoped(s, || {
+                    compute_static(&mut kb, &mut store, &syms, BIG_STACK - (1 << 20));
+                })
+                .map(|h| h.join())
+        });
+        match computed {
+            Ok(Ok(())) => {}
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            // No thread to be had: compute here and hope the stack suffices.
+            Err(_) => compute_static(&mut kb, &mut store, &syms, usize::MAX),
+        }
+        let roles: Vec<(String, u32)> = program
+            .roles()
+            .into_iter()
+            .map(|r| (syms.name(r).to_owned(), store.intern(&syms, r, false, &[])))
+            .collect();
+        if roles.is_empty() {
+            return Err(InterpError {
+                message: "the game has no `role` facts".into(),
+            });
+        }
+        let pred = |kw: Keyword| program.keyword_pred(kw).map(|p| p.0);
+        let mut interp = Interpreter {
+            syms,
+            kb,
+            store: RwLock::new(store),
+            roles,
+            init: State { fluents: Box::new([]) },
+            legal: pred(Keyword::Legal),
+            next: pred(Keyword::Next),
+            goal: pred(Keyword::Goal),
+            terminal: pred(Keyword::Terminal),
+        };
+        if let Some(init) = pred(Keyword::Init) {
+            let (ids, local) = interp.query(&[], &[], |ctx| {
+                let mut out = Vec::new();
+                ctx.query(init, &[FREE], &mut out);
+                out
+            });
+            interp.init = interp.make_state(ids, &local);
+        }
+        Ok(interp)
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, TermStore> {
+        // A panic elsewhere cannot leave the store inconsistent (it only
+        // grows, one complete node at a time): ignore poisoning.
+        self.store.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, TermStore> {
+        self.store.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` on a fresh query context over `state` and `joint`, returning
+    /// its result and the overlay of terms it built. A query that runs out of
+    /// its stack allowance is run again on a thread with a large stack.
+    fn query<R: Send>(
+        &self,
+        state: &[u32],
+        joint: &[(u32, u32)],
+        f: impl Fn(&mut Ctx<'_>) -> R + Sync,
+    ) -> (R, TermStore) {
+        let guard = self.read();
+        let global: &TermStore = &guard;
+        let mut ctx = Ctx::new(&self.kb, Terms::new(global, &self.syms), state, joint, STACK_BUDGET);
+        let r = f(&mut ctx);
+        if !ctx.aborted {
+            return (r, ctx.terms.local);
+        }
+        drop(ctx);
+        let run = |budget: usize| {
+            let mut ctx = Ctx::new(&self.kb, Terms::new(global, &self.syms), state, joint, budget);
+            let r = f(&mut ctx);
+            (r, ctx.terms.local)
+        };
+        let res = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(BIG_STACK)
+                .spawn_scoped(s, || run(BIG_STACK - (1 << 20)))
+                .map(|h| h.join())
+        });
+        match res {
+            Ok(Ok(r)) => r,
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            Err(_) => run(usize::MAX),
+        }
+    }
+
+    /// Replaces overlay ids in `ids` by ids in the shared store.
+    fn publish(&self, local: &TermStore, ids: &mut [u32]) {
+        if ids.iter().all(|&i| i & LOCAL == 0) {
+            return;
+        }
+        let mut store = self.write();
+        let mut memo = FxHashMap::default();
+        for id in ids {
+            *id = publish(&mut store, local, &self.syms, &mut memo, *id);
+        }
+    }
+
+    /// The state of fluents `ids` (possibly overlay ids of `local`).
+    fn make_state(&self, mut ids: Vec<u32>, local: &TermStore) -> State {
+        self.publish(local, &mut ids);
+        let guard = self.read();
+        let terms = Terms::new(&guard, &self.syms);
+        ids.sort_unstable_by_key(|&f| state_key(&terms, f));
+        ids.dedup();
+        State { fluents: ids.into() }
+    }
+
+    /// Interns a term read from text into the shared store.
+    fn intern_read(&self, store: &mut TermStore, t: &Read) -> u32 {
+        match t {
+            Read::Const(s) => store.intern(&self.syms, *s, false, &[]),
+            Read::Func(f, args) => {
+                let ids: Vec<u32> = args.iter().map(|a| self.intern_read(store, a)).collect();
+                store.intern(&self.syms, *f, true, &ids)
+            }
+        }
+    }
+
+    /// The `(role, move)` id pairs of a joint move, skipping ids that name no
+    /// term (a caller's mistake: such a move matches no `does`).
+    fn joint_pairs(&self, joint: &[Move]) -> Vec<(u32, u32)> {
+        let store = self.read();
+        self.roles
+            .iter()
+            .zip(joint)
+            .filter(|(_, m)| m.0 & LOCAL == 0 && store.get(m.0).is_some())
+            .map(|(r, m)| (r.1, m.0))
+            .collect()
+    }
+}
+
+/// Computes every static relation, components in dependency order, and
+/// stores their tables in `kb`.
+fn compute_static(kb: &mut Kb, store: &mut TermStore, syms: &Symbols, budget: usize) {
+    for c in 0..kb.sccs.len() {
+        let preds: Vec<u32> = kb.sccs[c]
+            .iter()
+            .copied()
+            .filter(|&p| !kb.dynamic[p as usize] && kb.kind[p as usize] == Kind::Rules)
+            .collect();
+        if preds.is_empty() {
+            continue;
+        }
+        let mut results: Vec<(u32, Vec<u32>, usize)> = Vec::new();
+        let local = {
+            let mut ctx = Ctx::new(kb, Terms::new(store, syms), &[], &[], budget);
+            for &p in &preds {
+                let mut out = Vec::new();
+                let n = ctx.query(p, &vec![FREE; kb.arity[p as usize]], &mut out);
+                results.push((p, out, n));
+            }
+            ctx.terms.local
+        };
+        let mut memo = FxHashMap::default();
+        for (p, mut out, n) in results {
+            for id in &mut out {
+                *id = publish(store, &local, syms, &mut memo, *id);
+            }
+            let arity = kb.arity[p as usize];
+            let mut set = TupleSet::new(arity);
+            if arity == 0 {
+                // A proposition leaves no ids behind: only the count tells.
+                if n > 0 {
+                    set.insert(&[]);
+                }
+            } else {
+                for t in out.chunks(arity) {
+                    set.insert(t);
+                }
+            }
+            kb.set_relation(p, set);
+        }
+    }
+}
+
+impl Game for Interpreter {
+    type State = State;
+
+    fn num_roles(&self) -> usize {
+        self.roles.len()
+    }
+
+    fn role_name(&self, role: Role) -> &str {
+        self.roles.get(role).map_or("", |r| r.0.as_str())
+    }
+
+    fn initial_state(&self) -> State {
+        self.init.clone()
+    }
+
+    fn legal_moves(&self, state: &State, role: Role, out: &mut Vec<Move>) {
+        out.clear();
+        let (Some(legal), Some(&(_, role_id))) = (self.legal, self.roles.get(role)) else {
+            return;
+        };
+        let (mut ids, local) = self.query(&state.fluents, &[], |ctx| {
+            let mut tuples = Vec::new();
+            ctx.query(legal, &[role_id, FREE], &mut tuples);
+            let mut moves: Vec<u32> = tuples.chunks(2).map(|t| t[1]).collect();
+            moves.sort_unstable();
+            moves.dedup();
+            moves.sort_by(|&a, &b| ctx.terms.node(a).text.cmp(&ctx.terms.node(b).text));
+            moves
+        });
+        self.publish(&local, &mut ids);
+        out.extend(ids.into_iter().map(Move));
+    }
+
+    fn is_terminal(&self, state: &State) -> bool {
+        let Some(terminal) = self.terminal else {
+            return false;
+        };
+        let (t, _) = self.query(&state.fluents, &[], |ctx| ctx.query(terminal, &[], &mut Vec::new()) > 0);
+        t
+    }
+
+    /// The goal value of `role`: [`Goal::None`] when no `goal` fact holds for
+    /// it, [`Goal::Ambiguous`] when several different values hold, and also
+    /// [`Goal::None`] when the one value that holds is not an integer in
+    /// `0..=100`.
+    fn goal(&self, state: &State, role: Role) -> Goal {
+        let (Some(goal), Some(&(_, role_id))) = (self.goal, self.roles.get(role)) else {
+            return Goal::None;
+        };
+        let (g, _) = self.query(&state.fluents, &[], |ctx| {
+            let mut tuples = Vec::new();
+            ctx.query(goal, &[role_id, FREE], &mut tuples);
+            let mut values: Vec<u32> = tuples.chunks(2).map(|t| t[1]).collect();
+            values.sort_unstable();
+            values.dedup();
+            match values.as_slice() {
+                [] => Goal::None,
+                [v] => {
+                    let node = ctx.terms.node(*v);
+                    match node.text.parse::<u8>() {
+                        Ok(n) if n <= 100 && !node.func => Goal::Value(n),
+                        _ => Goal::None,
+                    }
+                }
+                _ => Goal::Ambiguous,
+            }
+        });
+        g
+    }
+
+    fn apply_unchecked(&self, state: &mut State, joint: &[Move]) {
+        let pairs = self.joint_pairs(joint);
+        let Some(next) = self.next else {
+            *state = State { fluents: Box::new([]) };
+            return;
+        };
+        let (ids, local) = self.query(&state.fluents, &pairs, |ctx| {
+            let mut out = Vec::new();
+            ctx.query(next, &[FREE], &mut out);
+            out
+        });
+        *state = self.make_state(ids, &local);
+    }
+
+    fn move_text(&self, _role: Role, mv: Move) -> String {
+        let store = self.read();
+        match store.get(mv.0) {
+            Some(n) if mv.0 & LOCAL == 0 => n.text.to_string(),
+            _ => format!("<invalid move {}>", mv.0),
+        }
+    }
+
+    fn fluents(&self, state: &State) -> Vec<String> {
+        let store = self.read();
+        let mut out: Vec<String> = state
+            .fluents
+            .iter()
+            .filter_map(|&f| store.get(f).map(|n| n.text.to_string()))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    fn parse_move(&self, role: Role, text: &str) -> Result<Move, ParseError> {
+        if role >= self.roles.len() {
+            return Err(ParseError::new(format!("no role {role}")));
+        }
+        let terms = read_terms(text, &self.syms)?;
+        let [t] = terms.as_slice() else {
+            return Err(ParseError::new(format!("expected one term, found {}", terms.len())));
+        };
+        let mut store = self.write();
+        Ok(Move(self.intern_read(&mut store, t)))
+    }
+
+    fn parse_state(&self, text: &str) -> Result<State, ParseError> {
+        let terms = read_terms(text, &self.syms)?;
+        let ids: Vec<u32> = {
+            let mut store = self.write();
+            terms.iter().map(|t| self.intern_read(&mut store, t)).collect()
+        };
+        Ok(self.make_state(ids, &TermStore::new(LOCAL)))
+    }
+}

@@ -1,0 +1,441 @@
+//! The compiled rule base: rules over interned terms, the dependency analysis
+//! (static vs state-dependent relations, strongly connected components), the
+//! subgoal orders ("plans") and the tables of static relations.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::ir::{Keyword, Literal, Program, Term};
+use crate::symbols::Sym;
+
+use super::terms::{tuple_hash, TermStore, TupleSet};
+
+/// A term of a rule, with its ground parts interned.
+#[derive(Clone, Debug)]
+pub(crate) enum Pat {
+    /// A variable of the rule.
+    Var(u32),
+    /// A ground term (id in the shared store).
+    Ground(u32),
+    /// A function application with at least one variable inside.
+    Func(Sym, Box<[Pat]>),
+}
+
+impl Pat {
+    fn for_each_var(&self, f: &mut impl FnMut(u32)) {
+        match self {
+            Pat::Var(v) => f(*v),
+            Pat::Ground(_) => {}
+            Pat::Func(_, args) => args.iter().for_each(|a| a.for_each_var(f)),
+        }
+    }
+
+    /// Whether the pattern is ground once the variables in `bound` are.
+    fn bound_by(&self, bound: &[bool]) -> bool {
+        match self {
+            Pat::Var(v) => bound[*v as usize],
+            Pat::Ground(_) => true,
+            Pat::Func(_, args) => args.iter().all(|a| a.bound_by(bound)),
+        }
+    }
+}
+
+/// A body literal of a compiled rule.
+#[derive(Clone, Debug)]
+pub(crate) enum Lit {
+    /// `(p args..)`
+    Pos(u32, Box<[Pat]>),
+    /// `(not (p args..))`
+    Neg(u32, Box<[Pat]>),
+    /// `(distinct a b)`
+    Distinct(Pat, Pat),
+}
+
+/// A compiled rule.
+#[derive(Clone, Debug)]
+pub(crate) struct CRule {
+    pub head: Box<[Pat]>,
+    pub body: Vec<Lit>,
+    pub num_vars: usize,
+}
+
+/// One subgoal of a plan: which body literal, and (for atoms) which of its
+/// arguments are ground when it runs, as a bit mask.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Step {
+    pub lit: u32,
+    pub mask: u64,
+}
+
+/// A rule with its body in evaluation order, for one call pattern.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pub rule: u32,
+    pub steps: Box<[Step]>,
+}
+
+/// How a relation's atoms are proved.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kind {
+    /// `true`: looked up in the state.
+    True,
+    /// `does`: looked up in the joint move.
+    Does,
+    /// Everything else: by its rules (or its table, once static and computed).
+    Rules,
+}
+
+/// A static relation, computed once: its tuples and hash indexes on the
+/// argument positions that plans bind.
+#[derive(Debug)]
+pub(crate) struct Relation {
+    pub tuples: TupleSet,
+    /// `(mask, hash of the masked values → tuple indices)`.
+    indexes: Vec<(u64, FxHashMap<u64, Vec<u32>>)>,
+    all: Vec<u32>,
+}
+
+/// Hash of the values of `vals` at the positions of `mask`.
+pub(crate) fn masked_hash(mask: u64, vals: impl Iterator<Item = u32>) -> u64 {
+    let mut buf = [0u32; 64];
+    let mut n = 0;
+    for (j, v) in vals.enumerate().take(64) {
+        if mask >> j & 1 == 1 {
+            buf[n] = v;
+            n += 1;
+        }
+    }
+    tuple_hash(&buf[..n])
+}
+
+impl Relation {
+    fn new(tuples: TupleSet, masks: &FxHashSet<u64>) -> Self {
+        let all = (0..tuples.len() as u32).collect();
+        let mut indexes = Vec::new();
+        for &mask in masks {
+            if mask == 0 {
+                continue;
+            }
+            let mut index: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
+            for i in 0..tuples.len() {
+                let h = masked_hash(mask, tuples.get(i).iter().copied());
+                index.entry(h).or_default().push(i as u32);
+            }
+            indexes.push((mask, index));
+        }
+        Relation { tuples, indexes, all }
+    }
+
+    /// Indices of the tuples that may agree with a call whose arguments at
+    /// `mask` hash to `hash` (a superset: callers still match every tuple).
+    pub fn candidates(&self, mask: u64, hash: u64) -> &[u32] {
+        if mask != 0 {
+            if let Some((_, index)) = self.indexes.iter().find(|(m, _)| *m == mask) {
+                return index.get(&hash).map_or(&[], |v| v.as_slice());
+            }
+        }
+        &self.all
+    }
+}
+
+/// The compiled program.
+#[derive(Debug)]
+pub(crate) struct Kb {
+    pub arity: Vec<usize>,
+    pub kind: Vec<Kind>,
+    /// Depends on `true` or `does` (directly or not).
+    pub dynamic: Vec<bool>,
+    pub rules: Vec<CRule>,
+    pub rules_of: Vec<Vec<u32>>,
+    /// Plans of each relation's rules per call mask (bound argument positions).
+    pub plans: FxHashMap<(u32, u64), Box<[Plan]>>,
+    /// Strongly connected component of each relation in the dependency graph.
+    pub scc_of: Vec<u32>,
+    /// The components, callees before callers.
+    pub sccs: Vec<Vec<u32>>,
+    /// Tables of the static relations, once computed.
+    pub rels: Vec<Option<Relation>>,
+    /// Argument masks under which plans look static relations up.
+    pub index_masks: Vec<FxHashSet<u64>>,
+}
+
+/// The mask of the ground positions of a call key.
+pub(crate) fn key_mask(key: &[u32]) -> u64 {
+    let mut m = 0;
+    for (j, &v) in key.iter().enumerate().take(64) {
+        if v != super::terms::FREE {
+            m |= 1 << j;
+        }
+    }
+    m
+}
+
+fn compile_term(t: &Term, store: &mut TermStore, program: &Program) -> Pat {
+    match t {
+        Term::Var(v) => Pat::Var(*v),
+        Term::Const(s) => Pat::Ground(store.intern(&program.symbols, *s, false, &[])),
+        Term::Func(f, args) => {
+            let args: Vec<Pat> = args.iter().map(|a| compile_term(a, store, program)).collect();
+            if args.iter().all(|a| matches!(a, Pat::Ground(_))) {
+                let ids: Vec<u32> = args
+                    .iter()
+                    .map(|a| match a {
+                        Pat::Ground(id) => *id,
+                        _ => unreachable!("all arguments are ground"),
+                    })
+                    .collect();
+                Pat::Ground(store.intern(&program.symbols, *f, true, &ids))
+            } else {
+                Pat::Func(*f, args.into())
+            }
+        }
+    }
+}
+
+impl Kb {
+    /// Compiles `program`, interning its ground terms into `store`. Static
+    /// relations are left uncomputed (see `prove::compute_static`).
+    pub fn new(program: &Program, store: &mut TermStore) -> Kb {
+        let n = program.preds.len();
+        let arity: Vec<usize> = program.preds.iter().map(|p| p.arity).collect();
+        let kind: Vec<Kind> = (0..n)
+            .map(|p| match program.pred_keyword(crate::ir::PredId(p as u32)) {
+                Some(Keyword::True) => Kind::True,
+                Some(Keyword::Does) => Kind::Does,
+                _ => Kind::Rules,
+            })
+            .collect();
+        let mut rules = Vec::new();
+        let mut rules_of = vec![Vec::new(); n];
+        let mut edges: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for rule in &program.rules {
+            let hp = rule.head.pred.0;
+            // `true` and `does` are given by the state and the joint move;
+            // rules for them (invalid GDL) are ignored.
+            if kind[hp as usize] != Kind::Rules {
+                continue;
+            }
+            let head: Box<[Pat]> = rule.head.args.iter().map(|t| compile_term(t, store, program)).collect();
+            let body: Vec<Lit> = rule
+                .body
+                .iter()
+                .map(|l| match l {
+                    Literal::Pos(a) => {
+                        edges[hp as usize].push(a.pred.0);
+                        Lit::Pos(a.pred.0, a.args.iter().map(|t| compile_term(t, store, program)).collect())
+                    }
+                    Literal::Neg(a) => {
+                        edges[hp as usize].push(a.pred.0);
+                        Lit::Neg(a.pred.0, a.args.iter().map(|t| compile_term(t, store, program)).collect())
+                    }
+                    Literal::Distinct(a, b, _) => {
+                        Lit::Distinct(compile_term(a, store, program), compile_term(b, store, program))
+                    }
+                })
+                .collect();
+            rules_of[hp as usize].push(rules.len() as u32);
+            rules.push(CRule {
+                head,
+                body,
+                num_vars: rule.num_vars(),
+            });
+        }
+
+        // Dynamic: reaches `true` or `does`. Iterate to a fixpoint (programs
+        // are small enough that the quadratic worst case does not matter).
+        let mut dynamic: Vec<bool> = kind.iter().map(|k| *k != Kind::Rules).collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for p in 0..n {
+                if !dynamic[p] && edges[p].iter().any(|&q| dynamic[q as usize]) {
+                    dynamic[p] = true;
+                    changed = true;
+                }
+            }
+        }
+
+        let (scc_of, sccs) = tarjan(&edges);
+        let mut kb = Kb {
+            arity,
+            kind,
+            dynamic,
+            rules,
+            rules_of,
+            plans: FxHashMap::default(),
+            scc_of,
+            sccs,
+            rels: (0..n).map(|_| None).collect(),
+            index_masks: vec![FxHashSet::default(); n],
+        };
+        kb.make_plans(program);
+        kb
+    }
+
+    /// Plans every (relation, call mask) pair reachable from the queries the
+    /// game makes, starting with the all-free call of every relation (used to
+    /// compute static relations, and as the fallback for any other mask).
+    fn make_plans(&mut self, program: &Program) {
+        let mut work: Vec<(u32, u64)> = (0..self.arity.len() as u32).map(|p| (p, 0)).collect();
+        for kw in [Keyword::Legal, Keyword::Goal] {
+            if let Some(p) = program.keyword_pred(kw) {
+                work.push((p.0, 1));
+            }
+        }
+        let mut seen: FxHashSet<(u32, u64)> = FxHashSet::default();
+        while let Some((p, mask)) = work.pop() {
+            if self.kind[p as usize] != Kind::Rules || !seen.insert((p, mask)) {
+                continue;
+            }
+            let mut plans = Vec::new();
+            for &r in &self.rules_of[p as usize] {
+                let rule = &self.rules[r as usize];
+                let mut bound = vec![false; rule.num_vars];
+                for (j, h) in rule.head.iter().enumerate().take(64) {
+                    if mask >> j & 1 == 1 {
+                        h.for_each_var(&mut |v| bound[v as usize] = true);
+                    }
+                }
+                let steps = self.order_body(rule, &mut bound);
+                for s in &steps {
+                    if let Lit::Pos(q, _) | Lit::Neg(q, _) = &rule.body[s.lit as usize] {
+                        if self.kind[*q as usize] == Kind::Rules {
+                            work.push((*q, s.mask));
+                            self.index_masks[*q as usize].insert(s.mask);
+                        }
+                    }
+                }
+                plans.push(Plan {
+                    rule: r,
+                    steps: steps.into(),
+                });
+            }
+            self.plans.insert((p, mask), plans.into());
+        }
+    }
+
+    /// Orders a rule body for evaluation given the variables bound on entry:
+    /// a negation or `distinct` runs as soon as its variables are bound (they
+    /// only filter, and negation as failure is only sound on ground atoms);
+    /// otherwise the positive atom with the most ground arguments runs next,
+    /// preferring state and static look-ups over derived relations. A
+    /// negation or `distinct` whose variables never get bound (an unsafe
+    /// rule) runs last.
+    fn order_body(&self, rule: &CRule, bound: &mut [bool]) -> Vec<Step> {
+        let mut left: Vec<u32> = (0..rule.body.len() as u32).collect();
+        let mut steps = Vec::with_capacity(left.len());
+        while !left.is_empty() {
+            let filter = left.iter().position(|&i| match &rule.body[i as usize] {
+                Lit::Neg(_, args) => args.iter().all(|a| a.bound_by(bound)),
+                Lit::Distinct(a, b) => a.bound_by(bound) && b.bound_by(bound),
+                Lit::Pos(..) => false,
+            });
+            let pick = filter.or_else(|| {
+                let mut best: Option<(usize, (bool, usize, u8))> = None;
+                for (k, &i) in left.iter().enumerate() {
+                    if let Lit::Pos(p, args) = &rule.body[i as usize] {
+                        let ground = args.iter().filter(|a| a.bound_by(bound)).count();
+                        let pref = match self.kind[*p as usize] {
+                            Kind::True | Kind::Does => 2,
+                            Kind::Rules if !self.dynamic[*p as usize] => 1,
+                            Kind::Rules => 0,
+                        };
+                        let score = (ground == args.len(), ground, pref);
+                        if best.is_none_or(|(_, b)| score > b) {
+                            best = Some((k, score));
+                        }
+                    }
+                }
+                best.map(|(k, _)| k)
+            });
+            let k = pick.unwrap_or(0);
+            let i = left.remove(k);
+            let mut mask = 0u64;
+            match &rule.body[i as usize] {
+                Lit::Pos(_, args) | Lit::Neg(_, args) => {
+                    for (j, a) in args.iter().enumerate().take(64) {
+                        if a.bound_by(bound) {
+                            mask |= 1 << j;
+                        }
+                    }
+                    if let Lit::Pos(..) = &rule.body[i as usize] {
+                        for a in args.iter() {
+                            a.for_each_var(&mut |v| bound[v as usize] = true);
+                        }
+                    }
+                }
+                Lit::Distinct(..) => {}
+            }
+            steps.push(Step { lit: i, mask });
+        }
+        steps
+    }
+
+    /// Stores the computed table of static relation `p`, indexed for the
+    /// masks its callers use.
+    pub fn set_relation(&mut self, p: u32, tuples: TupleSet) {
+        let rel = Relation::new(tuples, &self.index_masks[p as usize]);
+        self.rels[p as usize] = Some(rel);
+    }
+}
+
+/// Tarjan's algorithm, iteratively (dependency chains can be long): the
+/// component of each node, and the components with callees first.
+fn tarjan(edges: &[Vec<u32>]) -> (Vec<u32>, Vec<Vec<u32>>) {
+    let n = edges.len();
+    const UNSEEN: u32 = u32::MAX;
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut scc_of = vec![0u32; n];
+    let mut sccs: Vec<Vec<u32>> = Vec::new();
+    let mut counter = 0u32;
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        // (node, next edge to look at)
+        let mut frames: Vec<(u32, usize)> = vec![(root as u32, 0)];
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root as u32);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut e)) = frames.last_mut() {
+            let v = v as usize;
+            if let Some(&w) = edges[v].get(*e) {
+                *e += 1;
+                let w = w as usize;
+                if index[w] == UNSEEN {
+                    index[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w as u32);
+                    on_stack[w] = true;
+                    frames.push((w as u32, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            frames.pop();
+            if let Some(&(u, _)) = frames.last() {
+                low[u as usize] = low[u as usize].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let id = sccs.len() as u32;
+                let mut comp = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w as usize] = false;
+                    scc_of[w as usize] = id;
+                    comp.push(w);
+                    if w as usize == v {
+                        break;
+                    }
+                }
+                sccs.push(comp);
+            }
+        }
+    }
+    (scc_of, sccs)
+}

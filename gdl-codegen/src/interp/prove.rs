@@ -1,0 +1,600 @@
+//! The prover: backward chaining with tabling.
+//!
+//! A query runs in a [`Ctx`] that holds everything that depends on the state:
+//! the state and joint move, the overlay of new terms, and one answer table
+//! per call (relation + ground arguments, unbound arguments left free). A call
+//! is proved by evaluating every rule of its relation under the rule's plan
+//! (subgoal order for that call pattern, see [`super::kb`]); positive subgoals
+//! are calls themselves, so every call is proved once per query however often
+//! it is asked: the memoisation that keeps tic-tac-toe's `line` from being
+//! recomputed per move, and that makes recursion terminate.
+//!
+//! Recursion: calls are grouped by the strongly connected component of their
+//! relation in the dependency graph. The first call of a component to start
+//! (the leader) re-evaluates itself, and with it every call of the component
+//! that it reaches, until a pass adds no answer; only then are the component's
+//! tables complete. A call that meets a call of its component still being
+//! evaluated uses the answers found so far, and marks the pass as needing
+//! another one. Stratification guarantees that a negated call belongs to a
+//! lower component, whose tables are complete when the negation is decided.
+//!
+//! Static relations (independent of `true` and `does`) are computed once, with
+//! this same prover, component by component (callees first), and then read
+//! from indexed tables (see [`compute_static`]).
+
+use rustc_hash::FxHashMap;
+
+use super::kb::{key_mask, masked_hash, CRule, Kb, Kind, Lit, Pat, Plan};
+use super::terms::{Terms, TupleSet, FREE};
+
+/// Where a call stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Status {
+    /// Created, never evaluated.
+    New,
+    /// Being evaluated (on the call stack).
+    Active,
+    /// Evaluated in the given pass of its component's leader; not final yet.
+    Done(u32),
+    /// Final.
+    Complete,
+}
+
+/// The answers of one call.
+struct Table {
+    pred: u32,
+    key: Box<[u32]>,
+    answers: TupleSet,
+    status: Status,
+    /// Already listed among its component's members.
+    member: bool,
+    /// Next table with the same key hash.
+    next: u32,
+}
+
+/// A component being evaluated by its leader.
+struct Run {
+    scc: u32,
+    epoch: u32,
+    changed: bool,
+    partial: bool,
+    members: Vec<u32>,
+}
+
+/// How much stack one query may use before it is restarted on a thread with a
+/// large stack (see `Interpreter::query`).
+pub(crate) const STACK_BUDGET: usize = 256 * 1024;
+
+/// The state of one query.
+pub(crate) struct Ctx<'a> {
+    kb: &'a Kb,
+    /// The terms, with the query's overlay.
+    pub terms: Terms<'a>,
+    /// The fluents of the state (sorted; see `state_key`).
+    state: &'a [u32],
+    /// `(role, move)` pairs of the joint move.
+    joint: &'a [(u32, u32)],
+    tables: Vec<Table>,
+    table_heads: FxHashMap<u64, u32>,
+    runs: Vec<Run>,
+    epoch: u32,
+    binds: Vec<u32>,
+    trail: Vec<u32>,
+    /// Address near the bottom of the query's stack, and the allowance.
+    stack_base: usize,
+    stack_budget: usize,
+    /// Set when the stack allowance ran out: every loop unwinds, and the
+    /// answers are not to be trusted.
+    pub aborted: bool,
+}
+
+fn stack_addr() -> usize {
+    let probe = 0u8;
+    std::hint::black_box(&probe) as *const u8 as usize
+}
+
+impl<'a> Ctx<'a> {
+    /// A query on `state` (sorted fluent ids) and `joint` (`(role, move)` ids),
+    /// allowed `stack_budget` bytes of stack below the caller's frame.
+    pub fn new(kb: &'a Kb, terms: Terms<'a>, state: &'a [u32], joint: &'a [(u32, u32)], stack_budget: usize) -> Self {
+        Ctx {
+            kb,
+            terms,
+            state,
+            joint,
+            tables: Vec::new(),
+            table_heads: FxHashMap::default(),
+            runs: Vec::new(),
+            epoch: 0,
+            binds: Vec::new(),
+            trail: Vec::new(),
+            stack_base: stack_addr(),
+            stack_budget,
+            aborted: false,
+        }
+    }
+
+    /// Every tuple of relation `pred` agreeing with `key` (ids, [`FREE`]
+    /// where unbound), appended flat to `out`; returns their number (the
+    /// only trace a relation of arity 0 leaves).
+    pub fn query(&mut self, pred: u32, key: &[u32], out: &mut Vec<u32>) -> usize {
+        let kb = self.kb;
+        let before = out.len();
+        let mut count = 0;
+        let agrees = |t: &[u32]| t.iter().zip(key).all(|(&a, &k)| k == FREE || a == k);
+        match kb.kind[pred as usize] {
+            Kind::True => {
+                for &f in self.state {
+                    if agrees(&[f]) {
+                        count += 1;
+                        out.push(f);
+                    }
+                }
+            }
+            Kind::Does => {
+                for &(r, m) in self.joint {
+                    if agrees(&[r, m]) {
+                        count += 1;
+                        out.extend([r, m]);
+                    }
+                }
+            }
+            Kind::Rules => {
+                if let Some(rel) = &kb.rels[pred as usize] {
+                    for i in 0..rel.tuples.len() {
+                        if agrees(rel.tuples.get(i)) {
+                            count += 1;
+                            out.extend_from_slice(rel.tuples.get(i));
+                        }
+                    }
+                } else if let Some(t) = self.call(pred, key) {
+                    let answers = &self.tables[t as usize].answers;
+                    for i in 0..answers.len() {
+                        if agrees(answers.get(i)) {
+                            count += 1;
+                            out.extend_from_slice(answers.get(i));
+                        }
+                    }
+                }
+            }
+        }
+        debug_assert!(out.len() >= before);
+        count
+    }
+
+    fn find_run(&self, scc: u32) -> Option<usize> {
+        self.runs.iter().rposition(|r| r.scc == scc)
+    }
+
+    /// The table of call `pred(key)` (relation proved by rules, not static),
+    /// evaluated as far as the current recursion allows.
+    fn call(&mut self, pred: u32, key: &[u32]) -> Option<u32> {
+        let kb = self.kb;
+        let mask = key_mask(key);
+        // A call pattern no plan was made for is asked with every argument
+        // free; the caller filters the answers, so this is only slower.
+        let free;
+        let (plans, key): (&[Plan], &[u32]) = match kb.plans.get(&(pred, mask)) {
+            Some(p) => (p, key),
+            None => {
+                free = vec![FREE; key.len()];
+                (kb.plans.get(&(pred, 0))?, &free)
+            }
+        };
+        let t = self.table(pred, key);
+        let scc = kb.scc_of[pred as usize];
+        let run = self.find_run(scc);
+        match self.tables[t as usize].status {
+            Status::Complete => return Some(t),
+            Status::Active => {
+                if let Some(r) = run {
+                    self.runs[r].partial = true;
+                }
+                return Some(t);
+            }
+            Status::Done(e) => {
+                if let Some(r) = run {
+                    if self.runs[r].epoch == e {
+                        return Some(t);
+                    }
+                }
+            }
+            Status::New => {}
+        }
+        match run {
+            Some(r) => self.eval_table(t, plans, r),
+            None => {
+                let r = self.runs.len();
+                self.runs.push(Run {
+                    scc,
+                    epoch: 0,
+                    changed: false,
+                    partial: false,
+                    members: Vec::new(),
+                });
+                loop {
+                    self.epoch += 1;
+                    let run = &mut self.runs[r];
+                    run.epoch = self.epoch;
+                    run.changed = false;
+                    run.partial = false;
+                    self.eval_table(t, plans, r);
+                    let run = &self.runs[r];
+                    // Answers found with no partial answer used anywhere are
+                    // final; otherwise iterate until a pass finds nothing new.
+                    if !(run.changed && run.partial) || self.aborted {
+                        break;
+                    }
+                }
+                if let Some(run) = self.runs.pop() {
+                    for m in run.members {
+                        self.tables[m as usize].status = Status::Complete;
+                    }
+                }
+            }
+        }
+        Some(t)
+    }
+
+    /// The table for `pred(key)`, created when new.
+    fn table(&mut self, pred: u32, key: &[u32]) -> u32 {
+        let mut h = super::terms::tuple_hash(key);
+        h ^= (pred as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let head = self.table_heads.get(&h).copied().unwrap_or(u32::MAX);
+        let mut i = head;
+        while i != u32::MAX {
+            let t = &self.tables[i as usize];
+            if t.pred == pred && *t.key == *key {
+                return i;
+            }
+            i = t.next;
+        }
+        let id = self.tables.len() as u32;
+        self.tables.push(Table {
+            pred,
+            key: key.into(),
+            answers: TupleSet::new(key.len()),
+            status: Status::New,
+            member: false,
+            next: head,
+        });
+        self.table_heads.insert(h, id);
+        id
+    }
+
+    /// Evaluates every rule of table `t`'s relation once, in pass `run`.
+    fn eval_table(&mut self, t: u32, plans: &'a [Plan], run: usize) {
+        if self.stack_base.abs_diff(stack_addr()) > self.stack_budget {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return;
+        }
+        let table = &mut self.tables[t as usize];
+        table.status = Status::Active;
+        if !table.member {
+            table.member = true;
+            self.runs[run].members.push(t);
+        }
+        let kb = self.kb;
+        for plan in plans {
+            let rule = &kb.rules[plan.rule as usize];
+            let base = self.binds.len();
+            self.binds.resize(base + rule.num_vars, FREE);
+            let trail = self.trail.len();
+            let mut ok = true;
+            for j in 0..rule.head.len() {
+                let v = self.tables[t as usize].key[j];
+                if v != FREE && !self.unify(&rule.head[j], v, base) {
+                    ok = false;
+                    break;
+                }
+            }
+            if ok {
+                self.solve(rule, plan, 0, base, t, run);
+            }
+            self.trail.truncate(trail);
+            self.binds.truncate(base);
+        }
+        let epoch = self.runs[run].epoch;
+        self.tables[t as usize].status = Status::Done(epoch);
+    }
+
+    /// Proves the body of `rule` from step `k` on, adding each head instance
+    /// to table `t`.
+    fn solve(&mut self, rule: &'a CRule, plan: &'a Plan, k: usize, base: usize, t: u32, run: usize) {
+        if self.aborted {
+            return;
+        }
+        let Some(step) = plan.steps.get(k) else {
+            self.emit(rule, base, t, run);
+            return;
+        };
+        let kb = self.kb;
+        match &rule.body[step.lit as usize] {
+            Lit::Distinct(a, b) => {
+                if !self.same(a, b, base) {
+                    self.solve(rule, plan, k + 1, base, t, run);
+                }
+            }
+            Lit::Neg(p, args) => {
+                if !self.holds(*p, args, step.mask, base) {
+                    self.solve(rule, plan, k + 1, base, t, run);
+                }
+            }
+            Lit::Pos(p, args) => match kb.kind[*p as usize] {
+                Kind::True => {
+                    let (lo, hi) = self.state_range(&args[0], base);
+                    for i in lo..hi {
+                        let f = self.state[i];
+                        let mark = self.trail.len();
+                        if self.unify(&args[0], f, base) {
+                            self.solve(rule, plan, k + 1, base, t, run);
+                        }
+                        self.undo(mark, base);
+                    }
+                }
+                Kind::Does => {
+                    for i in 0..self.joint.len() {
+                        let (r, m) = self.joint[i];
+                        let mark = self.trail.len();
+                        if self.unify(&args[0], r, base) && self.unify(&args[1], m, base) {
+                            self.solve(rule, plan, k + 1, base, t, run);
+                        }
+                        self.undo(mark, base);
+                    }
+                }
+                Kind::Rules => {
+                    if let Some(rel) = &kb.rels[*p as usize] {
+                        let hash = self.args_hash(args, step.mask, base);
+                        for &i in rel.candidates(step.mask, hash) {
+                            let tuple = rel.tuples.get(i as usize);
+                            let mark = self.trail.len();
+                            if self.unify_all(args, tuple, base) {
+                                self.solve(rule, plan, k + 1, base, t, run);
+                            }
+                            self.undo(mark, base);
+                        }
+                    } else {
+                        let key = self.make_key(args, base);
+                        let Some(c) = self.call(*p, &key) else {
+                            return;
+                        };
+                        let arity = args.len();
+                        let mut i = 0;
+                        // By index: the table may grow while we iterate
+                        // (recursion), and the new answers are wanted too.
+                        while i < self.tables[c as usize].answers.len() {
+                            let mark = self.trail.len();
+                            let mut ok = true;
+                            for j in 0..arity {
+                                let v = self.tables[c as usize].answers.at(i, j);
+                                if !self.unify(&args[j], v, base) {
+                                    ok = false;
+                                    break;
+                                }
+                            }
+                            if ok {
+                                self.solve(rule, plan, k + 1, base, t, run);
+                            }
+                            self.undo(mark, base);
+                            i += 1;
+                        }
+                    }
+                }
+            },
+        }
+    }
+
+    /// Adds the head instance of `rule` under the current bindings to table `t`.
+    fn emit(&mut self, rule: &CRule, base: usize, t: u32, run: usize) {
+        let mut tuple = Vec::with_capacity(rule.head.len());
+        for (j, h) in rule.head.iter().enumerate() {
+            let k = self.tables[t as usize].key[j];
+            if k != FREE {
+                tuple.push(k);
+            } else {
+                match self.build(h, base) {
+                    Some(id) => tuple.push(id),
+                    // An unsafe rule whose head variable the body never
+                    // binds has no ground instance: no answer.
+                    None => return,
+                }
+            }
+        }
+        if self.tables[t as usize].answers.insert(&tuple) {
+            self.runs[run].changed = true;
+        }
+    }
+
+    /// Whether some instance of `p(args)` holds, for negation. With the
+    /// arguments ground this is the membership test of negation as failure;
+    /// arguments left unbound (unsafe rules) are read as "exists".
+    fn holds(&mut self, p: u32, args: &'a [Pat], mask: u64, base: usize) -> bool {
+        let kb = self.kb;
+        let mark = self.trail.len();
+        let found = match kb.kind[p as usize] {
+            Kind::True => {
+                let (lo, hi) = self.state_range(&args[0], base);
+                (lo..hi).any(|i| {
+                    let ok = self.unify(&args[0], self.state[i], base);
+                    self.undo(mark, base);
+                    ok
+                })
+            }
+            Kind::Does => (0..self.joint.len()).any(|i| {
+                let (r, m) = self.joint[i];
+                let ok = self.unify(&args[0], r, base) && self.unify(&args[1], m, base);
+                self.undo(mark, base);
+                ok
+            }),
+            Kind::Rules => {
+                if let Some(rel) = &kb.rels[p as usize] {
+                    let hash = self.args_hash(args, mask, base);
+                    rel.candidates(mask, hash).iter().any(|&i| {
+                        let ok = self.unify_all(args, rel.tuples.get(i as usize), base);
+                        self.undo(mark, base);
+                        ok
+                    })
+                } else {
+                    let key = self.make_key(args, base);
+                    match self.call(p, &key) {
+                        None => false,
+                        Some(c) => (0..self.tables[c as usize].answers.len()).any(|i| {
+                            let mut ok = true;
+                            for (j, a) in args.iter().enumerate() {
+                                let v = self.tables[c as usize].answers.at(i, j);
+                                if !self.unify(a, v, base) {
+                                    ok = false;
+                                    break;
+                                }
+                            }
+                            self.undo(mark, base);
+                            ok
+                        }),
+                    }
+                }
+            }
+        };
+        self.undo(mark, base);
+        found
+    }
+
+    /// The call key of `args`: the id of each argument ground under the
+    /// bindings, [`FREE`] for the others.
+    fn make_key(&mut self, args: &[Pat], base: usize) -> Vec<u32> {
+        args.iter().map(|a| self.build(a, base).unwrap_or(FREE)).collect()
+    }
+
+    /// Hash of the arguments at `mask` (all ground there by the plan).
+    fn args_hash(&mut self, args: &[Pat], mask: u64, base: usize) -> u64 {
+        if mask == 0 {
+            return 0;
+        }
+        let mut vals = [FREE; 64];
+        for (j, a) in args.iter().enumerate().take(64) {
+            if mask >> j & 1 == 1 {
+                vals[j] = self.build(a, base).unwrap_or(FREE);
+            }
+        }
+        masked_hash(mask, vals[..args.len().min(64)].iter().copied())
+    }
+
+    /// The id of `pat` under the bindings, if ground.
+    fn build(&mut self, pat: &Pat, base: usize) -> Option<u32> {
+        match pat {
+            Pat::Ground(id) => Some(*id),
+            Pat::Var(v) => {
+                let b = self.binds[base + *v as usize];
+                (b != FREE).then_some(b)
+            }
+            Pat::Func(f, args) => {
+                let mut ids = Vec::with_capacity(args.len());
+                for a in args.iter() {
+                    ids.push(self.build(a, base)?);
+                }
+                Some(self.terms.intern(*f, true, &ids))
+            }
+        }
+    }
+
+    /// Whether two patterns are the same term under the bindings (for
+    /// `distinct`). With unbound variables (unsafe rules) they are the same
+    /// only when syntactically identical.
+    fn same(&mut self, a: &Pat, b: &Pat, base: usize) -> bool {
+        match (self.build(a, base), self.build(b, base)) {
+            (Some(x), Some(y)) => x == y,
+            _ => pat_eq(a, b),
+        }
+    }
+
+    /// Matches `pat` against ground term `id`, binding variables (recorded on
+    /// the trail).
+    fn unify(&mut self, pat: &Pat, id: u32, base: usize) -> bool {
+        match pat {
+            Pat::Ground(g) => *g == id,
+            Pat::Var(v) => {
+                let slot = base + *v as usize;
+                let b = self.binds[slot];
+                if b == FREE {
+                    self.binds[slot] = id;
+                    self.trail.push(slot as u32);
+                    true
+                } else {
+                    b == id
+                }
+            }
+            Pat::Func(f, args) => {
+                let node = self.terms.node(id);
+                if !node.func || node.sym != *f || node.args.len() != args.len() {
+                    return false;
+                }
+                for (j, a) in args.iter().enumerate() {
+                    let sub = self.terms.node(id).args[j];
+                    if !self.unify(a, sub, base) {
+                        return false;
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    fn unify_all(&mut self, args: &[Pat], tuple: &[u32], base: usize) -> bool {
+        args.iter().zip(tuple).all(|(a, &v)| self.unify(a, v, base))
+    }
+
+    /// Unbinds the variables bound since trail position `mark`.
+    fn undo(&mut self, mark: usize, _base: usize) {
+        for &slot in &self.trail[mark..] {
+            self.binds[slot as usize] = FREE;
+        }
+        self.trail.truncate(mark);
+    }
+
+    /// The range of state fluents that can match `pat`: the state is sorted
+    /// by (functor, first argument), so a known functor and first argument
+    /// narrow it by binary search.
+    fn state_range(&mut self, pat: &Pat, base: usize) -> (usize, usize) {
+        let (sym, first) = match pat {
+            Pat::Var(v) => {
+                let b = self.binds[base + *v as usize];
+                if b == FREE {
+                    return (0, self.state.len());
+                }
+                let n = self.terms.node(b);
+                (n.sym.0, n.args.first().copied())
+            }
+            Pat::Ground(g) => {
+                let n = self.terms.node(*g);
+                (n.sym.0, n.args.first().copied())
+            }
+            Pat::Func(f, args) => (f.0, args.first().and_then(|a| self.build(a, base))),
+        };
+        let terms = &self.terms;
+        let lo = self.state.partition_point(|&f| state_prefix(terms, f, first.is_some()) < (sym, first.unwrap_or(0)));
+        let hi = self.state.partition_point(|&f| state_prefix(terms, f, first.is_some()) <= (sym, first.unwrap_or(0)));
+        (lo, hi)
+    }
+}
+
+/// The sort key of a fluent in a state: functor, first argument (0 when
+/// none), id.
+pub(crate) fn state_key(terms: &Terms<'_>, f: u32) -> (u32, u32, u32) {
+    let n = terms.node(f);
+    (n.sym.0, n.args.first().copied().unwrap_or(0), f)
+}
+
+fn state_prefix(terms: &Terms<'_>, f: u32, with_first: bool) -> (u32, u32) {
+    let (s, a, _) = state_key(terms, f);
+    (s, if with_first { a } else { 0 })
+}
+
+fn pat_eq(a: &Pat, b: &Pat) -> bool {
+    match (a, b) {
+        (Pat::Var(x), Pat::Var(y)) => x == y,
+        (Pat::Ground(x), Pat::Ground(y)) => x == y,
+        (Pat::Func(f, xs), Pat::Func(g, ys)) => f == g && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| pat_eq(x, y)),
+        _ => false,
+    }
+}

@@ -12,6 +12,7 @@ use gdl_codegen::frontend::{self, Frontend, Options};
 use gdl_codegen::syntax::{print, Syntax};
 
 mod commands;
+mod ground_cmd;
 
 /// Compile General Game Playing (GDL) game descriptions into Rust, and check,
 /// play and replay them.
@@ -30,6 +31,9 @@ enum Command {
     Replay(commands::ReplayArgs),
     /// Play seeded random matches and report their speed and outcomes.
     Play(commands::PlayArgs),
+    /// Ground games: compute reachable fluents and moves, instantiate and
+    /// simplify the rules; print sizes, times (--stats) or the program (--dump).
+    Ground(ground_cmd::GroundArgs),
 }
 
 /// How to read a game file.
@@ -229,6 +233,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(args),
         Command::Replay(args) => commands::replay(args),
         Command::Play(args) => commands::play(args),
+        Command::Ground(args) => ground_cmd::run(args),
     };
     ExitCode::from(code)
 }

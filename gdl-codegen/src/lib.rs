@@ -8,9 +8,12 @@
 
 #![warn(missing_docs)]
 
+pub mod build;
 pub mod check;
+pub mod codegen;
 pub mod deps;
 pub mod diag;
+pub mod emit;
 pub mod frontend;
 pub mod ground;
 pub mod interp;

@@ -12,6 +12,7 @@ use gdl_codegen::frontend::{self, Frontend, Options};
 use gdl_codegen::syntax::{print, Syntax};
 
 mod commands;
+mod emit_cmd;
 mod ground_cmd;
 
 /// Compile General Game Playing (GDL) game descriptions into Rust, and check,
@@ -34,6 +35,8 @@ enum Command {
     /// Ground games: compute reachable fluents and moves, instantiate and
     /// simplify the rules; print sizes, times (--stats) or the program (--dump).
     Ground(ground_cmd::GroundArgs),
+    /// Compile a game into a self-contained Rust module (also: `gdl-codegen GAME.kif`).
+    Emit(emit_cmd::EmitArgs),
 }
 
 /// How to read a game file.
@@ -48,7 +51,8 @@ pub struct ReadArgs {
 }
 
 impl ReadArgs {
-    fn options(&self) -> Options {
+    /// The front-end options these flags ask for.
+    pub fn options(&self) -> Options {
         Options {
             syntax: self.syntax.map(SyntaxArg::into_syntax),
             case_sensitive: self.case_sensitive,
@@ -218,7 +222,17 @@ fn check(args: &CheckArgs) -> u8 {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // The bare form `gdl-codegen GAME.kif` means `gdl-codegen emit GAME.kif`.
+    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(first) = argv.get(1).and_then(|a| a.to_str()) {
+        let is_game = [".kif", ".lisp", ".hrf", ".gdl"]
+            .iter()
+            .any(|ext| first.to_ascii_lowercase().ends_with(ext));
+        if is_game && !first.starts_with('-') {
+            argv.insert(1, "emit".into());
+        }
+    }
+    let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -234,6 +248,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay(args),
         Command::Play(args) => commands::play(args),
         Command::Ground(args) => ground_cmd::run(args),
+        Command::Emit(args) => emit_cmd::run(args),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,559 @@
+//! The compiled backend: a ground program to a self-contained Rust module
+//! that implements `gdl_runtime::Game`.
+//!
+//! What the generated code does, and why:
+//! - a state is a `[u64; N]` bit set over the reachable fluents, `Copy`;
+//! - moves are ids in the byte order of their GDL text, so legal moves come
+//!   out sorted with no run-time cost;
+//! - each query (legal moves of one role, next, terminal, goal) has its own
+//!   functions computing only the derived atoms it needs, in topological
+//!   order, as word-mask tests over a value vector (see [`rules`]);
+//! - code is split into functions of bounded size so that rustc stays fast,
+//!   and its size is linear in the ground rules;
+//! - names from the game appear only in string tables and sanitized
+//!   constants ([`names`]), never as behaviour.
+
+pub mod layout;
+pub mod names;
+pub mod rules;
+
+use std::collections::HashSet;
+use std::fmt;
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::ground::GroundProgram;
+use layout::{cone, Layout, FALSE_BIT, TRUE_BIT};
+
+/// Tests per generated function before a new one is started.
+const CHUNK_WEIGHT: usize = 1500;
+
+/// Options of the code generator.
+#[derive(Clone, Debug)]
+pub struct EmitOptions {
+    /// Name of the generated game type (a state type `<Name>State` goes with it).
+    pub type_name: String,
+    /// Path of the runtime crate in the generated code.
+    pub runtime_path: String,
+    /// The source the game came from, for the header.
+    pub source_name: String,
+    /// Whether move and fluent text is matched case-sensitively by the parsers.
+    pub case_sensitive: bool,
+    /// Largest ground program to compile, in rule-body literals.
+    pub max_literals: usize,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions {
+            type_name: "Game".to_owned(),
+            runtime_path: "::gdl_runtime".to_owned(),
+            source_name: "game".to_owned(),
+            case_sensitive: false,
+            max_literals: 4_000_000,
+        }
+    }
+}
+
+/// Why code could not be generated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EmitError {
+    /// The ground program is over the compile budget.
+    TooLarge {
+        /// Its size in rule-body literals.
+        literals: usize,
+        /// The budget.
+        limit: usize,
+    },
+    /// The runtime path option is not a Rust path.
+    BadRuntimePath(String),
+    /// The generated tokens did not parse (a bug).
+    Internal(String),
+}
+
+impl fmt::Display for EmitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmitError::TooLarge { literals, limit } => write!(
+                f,
+                "the ground game has {literals} rule literals, more than the compile budget of {limit}; \
+                 raise it with --max-compile-literals, or use --reasoner propnet or interpreter"
+            ),
+            EmitError::BadRuntimePath(p) => write!(f, "`{p}` is not a Rust path"),
+            EmitError::Internal(e) => write!(f, "internal error: generated code does not parse: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for EmitError {}
+
+fn lit_u32(n: u32) -> Literal {
+    Literal::u32_unsuffixed(n)
+}
+
+fn lit_usize(n: usize) -> Literal {
+    Literal::usize_unsuffixed(n)
+}
+
+struct Gen<'a> {
+    gp: &'a GroundProgram,
+    layout: Layout,
+    /// Generated functions.
+    fns: Vec<TokenStream>,
+}
+
+impl Gen<'_> {
+    /// Emits functions that compute the derived atoms in `need`, returning
+    /// the names of the functions to call, in order.
+    fn cone_fns(&mut self, prefix: &str, need: &[bool]) -> Vec<Ident> {
+        let gp = self.gp;
+        let mut names = Vec::new();
+        let mut body: Vec<TokenStream> = Vec::new();
+        let mut weight = 0;
+        let flush =
+            |body: &mut Vec<TokenStream>, names: &mut Vec<Ident>, fns: &mut Vec<TokenStream>| {
+                if body.is_empty() {
+                    return;
+                }
+                let name = format_ident!("{}_{}", prefix, names.len());
+                let stmts = std::mem::take(body);
+                fns.push(quote! {
+                    #[inline(never)]
+                    fn #name(v: &mut Values) {
+                        #(#stmts)*
+                    }
+                });
+                names.push(name);
+            };
+        for comp in &gp.components {
+            let atoms = comp.start..comp.end;
+            if !atoms.clone().any(|a| need[(a - gp.num_inputs) as usize]) {
+                continue;
+            }
+            let mut stmts = Vec::new();
+            let mut words = Vec::new();
+            for a in atoms {
+                let pos = self.layout.pos(crate::ground::AtomId(a));
+                let (w, shift) = (lit_usize((pos >> 6) as usize), lit_u32(pos & 63));
+                let conjs = rules::merge(gp.rules_of(crate::ground::AtomId(a)), &self.layout);
+                weight += conjs.iter().map(rules::Conj::weight).sum::<usize>() + 1;
+                let tests: Vec<TokenStream> = conjs.iter().map(rules::conj_expr).collect();
+                if tests.is_empty() {
+                    continue;
+                }
+                if !words.contains(&(pos >> 6)) {
+                    words.push(pos >> 6);
+                }
+                stmts.push(if pos & 63 == 0 {
+                    quote!(v[#w] |= u64::from(#(#tests)|*);)
+                } else {
+                    quote!(v[#w] |= u64::from(#(#tests)|*) << #shift;)
+                });
+            }
+            if comp.cyclic {
+                let ws: Vec<Literal> = words.iter().map(|&w| lit_usize(w as usize)).collect();
+                body.push(quote! {
+                    loop {
+                        let before = [#(v[#ws]),*];
+                        #(#stmts)*
+                        if before == [#(v[#ws]),*] {
+                            break;
+                        }
+                    }
+                });
+            } else {
+                body.extend(stmts);
+            }
+            if weight >= CHUNK_WEIGHT {
+                flush(&mut body, &mut names, &mut self.fns);
+                weight = 0;
+            }
+        }
+        flush(&mut body, &mut names, &mut self.fns);
+        names
+    }
+}
+
+impl Gen<'_> {
+    /// Emits functions that copy the bits at `sources` (positions in the
+    /// value vector, or the constants) into bits `0..sources.len()` of an
+    /// output array, straight-line and without branches. Returns the
+    /// functions to call and the output's length in words.
+    fn gather_fns(&mut self, prefix: &str, sources: &[u32]) -> (Vec<Ident>, usize) {
+        let out_words = sources.len().div_ceil(64).max(1);
+        let n = lit_usize(out_words);
+        let mut names = Vec::new();
+        for (chunk_index, chunk) in sources.chunks(CHUNK_WEIGHT).enumerate() {
+            let base = chunk_index * CHUNK_WEIGHT;
+            let stmts: Vec<TokenStream> = chunk
+                .iter()
+                .enumerate()
+                .filter(|&(_, &src)| src != FALSE_BIT)
+                .map(|(i, &src)| {
+                    let dst = base + i;
+                    let (dw, ds) = (lit_usize(dst / 64), (dst % 64) as u32);
+                    if src == TRUE_BIT {
+                        let m: Literal = format!("{:#x}", 1u64 << ds)
+                            .parse()
+                            .unwrap_or_else(|_| Literal::u64_unsuffixed(1u64 << ds));
+                        return quote!(out[#dw] |= #m;);
+                    }
+                    let (sw, ss) = (lit_usize((src >> 6) as usize), src & 63);
+                    let bit = if ss == 0 {
+                        quote!((v[#sw] & 1))
+                    } else {
+                        let ss = lit_u32(ss);
+                        quote!(((v[#sw] >> #ss) & 1))
+                    };
+                    if ds == 0 {
+                        quote!(out[#dw] |= #bit;)
+                    } else {
+                        let ds = lit_u32(ds);
+                        quote!(out[#dw] |= #bit << #ds;)
+                    }
+                })
+                .collect();
+            let name = format_ident!("{}_{}", prefix, chunk_index);
+            self.fns.push(quote! {
+                #[inline(never)]
+                fn #name(v: &Values, out: &mut [u64; #n]) {
+                    #(#stmts)*
+                }
+            });
+            names.push(name);
+        }
+        (names, out_words)
+    }
+}
+
+/// Generates the Rust module of a ground game, formatted and with its header.
+pub fn emit(gp: &GroundProgram, opts: &EmitOptions) -> Result<String, EmitError> {
+    let literals = gp.num_literals();
+    if literals > opts.max_literals {
+        return Err(EmitError::TooLarge {
+            literals,
+            limit: opts.max_literals,
+        });
+    }
+    let rt: syn::Path = syn::parse_str(&opts.runtime_path)
+        .map_err(|_| EmitError::BadRuntimePath(opts.runtime_path.clone()))?;
+    let tokens = emit_tokens(gp, opts, &rt);
+    let file: syn::File = syn::parse2(tokens).map_err(|e| EmitError::Internal(e.to_string()))?;
+    let body = prettyplease::unparse(&file);
+    Ok(format!(
+        "// @generated by gdl-codegen {} from `{}`. Do not edit: regenerate instead.\n\n{body}",
+        env!("CARGO_PKG_VERSION"),
+        opts.source_name.replace('\n', " ")
+    ))
+}
+
+fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenStream {
+    let layout = Layout::new(gp);
+    let mut g = Gen {
+        gp,
+        layout: layout.clone(),
+        fns: Vec::new(),
+    };
+    let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
+    let state = format_ident!("{}State", game);
+    let nw = lit_usize(layout.state_words);
+    let nv = lit_usize(layout.total_words());
+    let num_roles = gp.roles.len();
+    let nr = lit_usize(num_roles);
+
+    // Tables.
+    let role_names = &gp.roles;
+    let fluents = &gp.fluents;
+    let nf = lit_usize(fluents.len());
+    let key = |s: &str| {
+        if opts.case_sensitive {
+            s.to_owned()
+        } else {
+            s.to_ascii_lowercase()
+        }
+    };
+    let fluent_keys: Vec<String> = fluents.iter().map(|f| key(f)).collect();
+    // Keys are the texts themselves unless case folding changes some.
+    let fluent_keys_item = if fluent_keys == *fluents {
+        quote!(static FLUENT_KEYS: &[&str; #nf] = &FLUENTS;)
+    } else {
+        quote!(static FLUENT_KEYS: [&str; #nf] = [#(#fluent_keys),*];)
+    };
+    let mut init = vec![0u64; layout.state_words];
+    for &f in &gp.init {
+        init[(f / 64) as usize] |= 1 << (f % 64);
+    }
+    let init: Vec<Literal> = init
+        .iter()
+        .map(|w| {
+            format!("{w:#x}")
+                .parse()
+                .unwrap_or_else(|_| Literal::u64_unsuffixed(*w))
+        })
+        .collect();
+    let terminal_bit = lit_u32(layout.output_pos(gp.terminal));
+
+    let mut taken = HashSet::new();
+    let role_consts: Vec<TokenStream> = gp
+        .roles
+        .iter()
+        .enumerate()
+        .map(|(r, name)| {
+            let c = Ident::new(
+                &names::const_name("ROLE", name, &mut taken),
+                Span::call_site(),
+            );
+            let r = lit_usize(r);
+            let doc = format!(" The role `{name}`.");
+            quote!(#[doc = #doc] pub const #c: #rt::Role = #r;)
+        })
+        .collect();
+
+    let mut move_tables = Vec::new();
+    let mut legal_arms = Vec::new();
+    let mut move_refs = Vec::new();
+    let mut key_refs = Vec::new();
+    let mut does_base = Vec::new();
+    for r in 0..num_roles {
+        let moves = &gp.moves[r];
+        let n = lit_usize(moves.len());
+        let mt = format_ident!("MOVES_{}", r);
+        let kt = format_ident!("MOVE_KEYS_{}", r);
+        let keys: Vec<String> = moves.iter().map(|m| key(m)).collect();
+        let legal: Vec<u32> = gp.legal[r].iter().map(|o| layout.output_pos(*o)).collect();
+        let keys_item = if keys == *moves {
+            quote!(static #kt: &[&str; #n] = &#mt;)
+        } else {
+            quote!(static #kt: [&str; #n] = [#(#keys),*];)
+        };
+        move_tables.push(quote! {
+            static #mt: [&str; #n] = [#(#moves),*];
+            #keys_item
+        });
+        move_refs.push(quote!(&#mt));
+        key_refs.push(if keys == *moves {
+            quote!(#kt)
+        } else {
+            quote!(&#kt)
+        });
+        does_base.push(lit_u32(layout.pos(gp.does_atom(r, 0))));
+        let need = cone(gp, gp.legal[r].iter().copied());
+        let calls = g.cone_fns(&format!("legal_{r}"), &need);
+        let (gathers, lw) = g.gather_fns(&format!("legal_bits_{r}"), &legal);
+        let lw = lit_usize(lw);
+        let rl = lit_usize(r);
+        legal_arms.push(quote! {
+            #rl => {
+                #(#calls(&mut v);)*
+                let mut bits = [0u64; #lw];
+                #(#gathers(&v, &mut bits);)*
+                push_moves(&bits, out);
+            }
+        });
+    }
+    let next_calls = g.cone_fns("next", &cone(gp, gp.next.iter().copied()));
+    let next_bits: Vec<u32> = gp.next.iter().map(|o| layout.output_pos(*o)).collect();
+    let (next_gathers, _) = g.gather_fns("next_state", &next_bits);
+    let terminal_calls = g.cone_fns("terminal", &cone(gp, [gp.terminal]));
+    let goal_need = cone(gp, gp.goal.iter().flatten().map(|&(_, o)| o));
+    let goal_calls = g.cone_fns("goal", &goal_need);
+    let goal_tables: Vec<TokenStream> = gp
+        .goal
+        .iter()
+        .map(|gs| {
+            let vals: Vec<Literal> = gs.iter().map(|&(v, _)| Literal::u8_unsuffixed(v)).collect();
+            let bits: Vec<Literal> = gs
+                .iter()
+                .map(|&(_, o)| lit_u32(layout.output_pos(o)))
+                .collect();
+            quote!(&[#((#vals, #bits)),*])
+        })
+        .collect();
+    let fns = g.fns;
+    let false_bit = lit_u32(FALSE_BIT);
+    let true_bit = lit_u32(TRUE_BIT);
+    let game_doc = format!(
+        " The game of `{}`, compiled by gdl-codegen.",
+        opts.source_name
+    );
+    let state_doc = format!(" A state of [`{game}`]: one bit per reachable fluent.");
+    let num_fluents_doc = " Number of reachable fluents.";
+    let opts_case = opts.case_sensitive;
+    let moves_count: Vec<Literal> = gp.moves.iter().map(|m| lit_u32(m.len() as u32)).collect();
+
+    quote! {
+        #(#role_consts)*
+
+        #[doc = #num_fluents_doc]
+        pub const NUM_FLUENTS: usize = #nf;
+
+        #[doc = #game_doc]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct #game;
+
+        #[doc = #state_doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct #state(pub [u64; #nw]);
+
+        /// The value vector of one query: state words, `does` words, derived atoms.
+        type Values = [u64; #nv];
+
+        static ROLE_NAMES: [&str; #nr] = [#(#role_names),*];
+        static FLUENTS: [&str; #nf] = [#(#fluents),*];
+        #fluent_keys_item
+        static INIT: [u64; #nw] = [#(#init),*];
+        static GOALS: [&[(u8, u32)]; #nr] = [#(#goal_tables),*];
+        static MOVES: [&[&str]; #nr] = [#(#move_refs),*];
+        static MOVE_KEYS: [&[&str]; #nr] = [#(#key_refs),*];
+        static NUM_MOVES: [u32; #nr] = [#(#moves_count),*];
+        static DOES_BASE: [u32; #nr] = [#(#does_base),*];
+        const TERMINAL: u32 = #terminal_bit;
+        #(#move_tables)*
+
+        /// Whether bit `bit` of the value vector holds (with the constants).
+        #[inline(always)]
+        fn test(v: &Values, bit: u32) -> bool {
+            match bit {
+                #false_bit => false,
+                #true_bit => true,
+                _ => v.get((bit >> 6) as usize).is_some_and(|w| (w >> (bit & 63)) & 1 != 0),
+            }
+        }
+
+        /// Appends the moves whose bits are set, in id order (the text order).
+        #[inline(always)]
+        fn push_moves(bits: &[u64], out: &mut ::std::vec::Vec<#rt::Move>) {
+            for (i, &word) in bits.iter().enumerate() {
+                let mut w = word;
+                while w != 0 {
+                    out.push(#rt::Move(i as u32 * 64 + w.trailing_zeros()));
+                    w &= w - 1;
+                }
+            }
+        }
+
+        /// A value vector holding `state`.
+        #[inline(always)]
+        fn values(state: &#state) -> Values {
+            let mut v = [0u64; #nv];
+            v[..#nw].copy_from_slice(&state.0);
+            v
+        }
+
+        /// Case folding of the text parsers (prefix GDL is case-independent).
+        fn key(text: &str) -> ::core::result::Result<::std::string::String, #rt::ParseError> {
+            #rt::text::canonical(text).map(|t| if CASE_SENSITIVE { t } else { t.to_ascii_lowercase() })
+        }
+
+        const CASE_SENSITIVE: bool = #opts_case;
+
+        #(#fns)*
+
+        #[automatically_derived]
+        impl #rt::Game for #game {
+            type State = #state;
+
+            fn num_roles(&self) -> usize {
+                #nr
+            }
+
+            fn role_name(&self, role: #rt::Role) -> &str {
+                ROLE_NAMES.get(role).copied().unwrap_or("")
+            }
+
+            fn initial_state(&self) -> #state {
+                #state(INIT)
+            }
+
+            fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
+                out.clear();
+                let mut v = values(state);
+                match role {
+                    #(#legal_arms)*
+                    _ => {}
+                }
+            }
+
+            fn is_terminal(&self, state: &#state) -> bool {
+                let mut v = values(state);
+                #(#terminal_calls(&mut v);)*
+                test(&v, TERMINAL)
+            }
+
+            fn goal(&self, state: &#state, role: #rt::Role) -> #rt::Goal {
+                let Some(goals) = GOALS.get(role) else {
+                    return #rt::Goal::None;
+                };
+                let mut v = values(state);
+                #(#goal_calls(&mut v);)*
+                let mut found = None;
+                for &(value, bit) in goals.iter() {
+                    if test(&v, bit) {
+                        if found.is_some() {
+                            return #rt::Goal::Ambiguous;
+                        }
+                        found = Some(value);
+                    }
+                }
+                found.map_or(#rt::Goal::None, #rt::Goal::Value)
+            }
+
+            fn apply_unchecked(&self, state: &mut #state, joint: &[#rt::Move]) {
+                let mut v = values(state);
+                for ((mv, &base), &count) in joint.iter().zip(DOES_BASE.iter()).zip(NUM_MOVES.iter()) {
+                    // An out-of-range move sets no bit: the result is
+                    // unspecified but memory-safe, as the trait allows.
+                    if mv.0 < count {
+                        let bit = base + mv.0;
+                        v[(bit >> 6) as usize] |= 1 << (bit & 63);
+                    }
+                }
+                #(#next_calls(&mut v);)*
+                let mut next = [0u64; #nw];
+                #(#next_gathers(&v, &mut next);)*
+                state.0 = next;
+            }
+
+            fn move_text(&self, role: #rt::Role, mv: #rt::Move) -> ::std::string::String {
+                MOVES
+                    .get(role)
+                    .and_then(|m| m.get(mv.0 as usize))
+                    .map_or_else(::std::string::String::new, |m| (*m).to_owned())
+            }
+
+            fn fluents(&self, state: &#state) -> ::std::vec::Vec<::std::string::String> {
+                FLUENTS
+                    .iter()
+                    .enumerate()
+                    .filter(|(f, _)| (state.0[f >> 6] >> (f & 63)) & 1 != 0)
+                    .map(|(_, t)| (*t).to_owned())
+                    .collect()
+            }
+
+            fn parse_move(&self, role: #rt::Role, text: &str) -> ::core::result::Result<#rt::Move, #rt::ParseError> {
+                let k = key(text)?;
+                let keys = MOVE_KEYS
+                    .get(role)
+                    .ok_or_else(|| #rt::ParseError::new(::std::format!("no role {role}")))?;
+                keys.iter()
+                    .position(|m| *m == k)
+                    .map(|m| #rt::Move(m as u32))
+                    .ok_or_else(|| #rt::ParseError::new(::std::format!("`{text}` is not a move of role {role}")))
+            }
+
+            fn parse_state(&self, text: &str) -> ::core::result::Result<#state, #rt::ParseError> {
+                let mut words = [0u64; #nw];
+                for term in #rt::text::split_terms(text)? {
+                    let k = key(term)?;
+                    let f = FLUENT_KEYS
+                        .iter()
+                        .position(|x| *x == k)
+                        .ok_or_else(|| #rt::ParseError::new(::std::format!("`{term}` is not a fluent of this game")))?;
+                    words[f >> 6] |= 1 << (f & 63);
+                }
+                Ok(#state(words))
+            }
+        }
+    }
+}

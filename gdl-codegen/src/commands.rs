@@ -1,22 +1,58 @@
-//! The commands that run a game on a reasoner: `play`, `replay` and the
-//! simulation part of `check --simulate`.
+//! The commands that run a game on a reasoner: `play`, `replay`, `bench` and
+//! the simulation of `check --simulate`.
+//!
+//! Each command becomes an argument list for `gdl_runtime::cli`, which the
+//! interpreted reasoners run in-process and a compiled game's binary runs in
+//! its own process; both print the same lines.
 
-use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::Command;
 
 use clap::{Args, ValueEnum};
+use gdl_codegen::cache::Cache;
+use gdl_codegen::codegen::{self, CodegenOptions};
 use gdl_codegen::frontend::Frontend;
+use gdl_codegen::ground::{self, GroundProgram};
 use gdl_codegen::interp::Interpreter;
-use gdl_runtime::trace::{self, Trace};
-use gdl_runtime::{Budget, Game, Goal, Move, Rng};
+use gdl_codegen::propnet::Propnet;
+use gdl_runtime::cli;
 
+use crate::emit_cmd::BudgetArgs;
 use crate::{load_valid, status, ReadArgs};
 
 /// The reasoners a command can run on.
-#[derive(Copy, Clone, Debug, Default, ValueEnum, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
 pub enum Reasoner {
     /// The backward-chaining interpreter of the lifted rules.
-    #[default]
     Interpreter,
+    /// The propositional-network interpreter of the ground program.
+    Propnet,
+    /// Specialized Rust generated for the game, built with cargo and cached.
+    Compiled,
+}
+
+impl Reasoner {
+    fn name(self) -> &'static str {
+        match self {
+            Reasoner::Interpreter => "interpreter",
+            Reasoner::Propnet => "propnet",
+            Reasoner::Compiled => "compiled",
+        }
+    }
+}
+
+/// Options shared by the commands that run a game.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub read: ReadArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// Directory of the compiled-game cache (default: $GDL_CODEGEN_CACHE,
+    /// else $XDG_CACHE_HOME/gdl-codegen, else ~/.cache/gdl-codegen).
+    #[arg(long)]
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// Arguments of `replay`.
@@ -28,10 +64,10 @@ pub struct ReplayArgs {
     #[arg(required = true)]
     traces: Vec<String>,
     #[command(flatten)]
-    read: ReadArgs,
-    /// The reasoner to check.
-    #[arg(long, value_enum, default_value_t)]
-    reasoner: Reasoner,
+    run: RunArgs,
+    /// The reasoner to check (default: compiled when the game grounds within budget, else the interpreter).
+    #[arg(long, value_enum)]
+    reasoner: Option<Reasoner>,
 }
 
 /// Arguments of `play`.
@@ -40,10 +76,10 @@ pub struct PlayArgs {
     /// The game description.
     game: String,
     #[command(flatten)]
-    read: ReadArgs,
-    /// The reasoner to run.
-    #[arg(long, value_enum, default_value_t)]
-    reasoner: Reasoner,
+    run: RunArgs,
+    /// The reasoner to run (default: compiled when the game grounds within budget, else the interpreter).
+    #[arg(long, value_enum)]
+    reasoner: Option<Reasoner>,
     /// Number of random playouts.
     #[arg(long, default_value_t = 1000)]
     playouts: u64,
@@ -55,202 +91,330 @@ pub struct PlayArgs {
     max_steps: usize,
 }
 
-/// Builds the chosen reasoner for a checked game and runs `f` on it.
-fn with_reasoner<T>(
-    fe: &Frontend,
-    reasoner: Reasoner,
-    f: impl FnOnce(&Interpreter) -> T,
-) -> Result<T, u8> {
-    match reasoner {
-        Reasoner::Interpreter => match Interpreter::new(&fe.program) {
-            Ok(game) => Ok(f(&game)),
-            Err(e) => {
-                eprintln!(
-                    "error: {}: cannot build the interpreter: {e}",
-                    fe.source.name
-                );
-                Err(status::INVALID)
+/// Arguments of `bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The game description.
+    game: String,
+    #[command(flatten)]
+    run: RunArgs,
+    /// Reasoners to measure, in one run (repeat the option; default: all three).
+    #[arg(long, value_enum)]
+    reasoner: Vec<Reasoner>,
+    /// Seconds of playouts per reasoner.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Seed of the random move choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Step bound of each playout.
+    #[arg(long, default_value_t = 10_000)]
+    max_steps: usize,
+    /// Print one JSON object per reasoner instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A game loaded for running: its front end, and its ground program when it
+/// grounds within budget.
+struct Loaded {
+    path: String,
+    fe: Frontend,
+    ground: Result<GroundProgram, String>,
+    run: RunArgs,
+}
+
+impl Loaded {
+    fn new(path: &str, run: &RunArgs) -> Result<Loaded, u8> {
+        Ok(Self::from_frontend(path, load_valid(path, &run.read)?, run))
+    }
+
+    fn from_frontend(path: &str, fe: Frontend, run: &RunArgs) -> Loaded {
+        let budget = run
+            .budget
+            .options(&run.read, path, None, "::gdl_runtime")
+            .budget;
+        let ground = ground::ground(&fe.program, &budget).map_err(|e| e.to_string());
+        Loaded {
+            path: path.to_owned(),
+            fe,
+            ground,
+            run: run.clone(),
+        }
+    }
+
+    /// The reasoner to use: the one asked for, or compiled code when the game
+    /// grounds, else the interpreter (with a note).
+    fn choose(&self, asked: Option<Reasoner>) -> Reasoner {
+        match (asked, &self.ground) {
+            (Some(r), _) => r,
+            (None, Ok(_)) => Reasoner::Compiled,
+            (None, Err(e)) => {
+                eprintln!("note: {e}; using the interpreter");
+                Reasoner::Interpreter
             }
-        },
+        }
+    }
+
+    /// Runs `argv` (a `gdl_runtime::cli` command) on `reasoner`.
+    fn run(&self, reasoner: Reasoner, argv: &[String]) -> u8 {
+        let label = self.path.as_str();
+        let code = match reasoner {
+            Reasoner::Interpreter => match Interpreter::new(&self.fe.program) {
+                Ok(game) => cli::run(&game, label, argv),
+                Err(e) => {
+                    eprintln!("error: {label}: cannot build the interpreter: {e}");
+                    return status::INVALID;
+                }
+            },
+            Reasoner::Propnet => match &self.ground {
+                Ok(gp) => cli::run(&Propnet::new(gp), label, argv),
+                Err(e) => {
+                    eprintln!("error: {label}: {e}");
+                    return status::INVALID;
+                }
+            },
+            Reasoner::Compiled => return self.run_compiled(argv),
+        };
+        u8::try_from(code).unwrap_or(status::INVALID)
+    }
+
+    fn run_compiled(&self, argv: &[String]) -> u8 {
+        let binary = match self.compiled_binary() {
+            Ok(b) => b,
+            Err(code) => return code,
+        };
+        match Command::new(&binary).args(argv).status() {
+            Ok(s) => s
+                .code()
+                .and_then(|c| u8::try_from(c).ok())
+                .unwrap_or(status::TOOLCHAIN),
+            Err(e) => {
+                eprintln!("error: cannot run {}: {e}", binary.display());
+                status::TOOLCHAIN
+            }
+        }
+    }
+
+    /// Builds (or finds in the cache) the compiled game's binary.
+    fn compiled_binary(&self) -> Result<PathBuf, u8> {
+        if let Err(e) = &self.ground {
+            eprintln!("error: {}: {e}", self.path);
+            return Err(status::INVALID);
+        }
+        let options: CodegenOptions = self.run.budget.options(
+            &self.run.read,
+            &self.path,
+            Some("CompiledGame"),
+            "::gdl_runtime",
+        );
+        let cache = Cache::locate(self.run.cache_dir.as_deref());
+        let key = format!(
+            "{:?}|{:?}|{:?}",
+            options.frontend, options.budget, options.emit.max_literals
+        );
+        let entry = cache.game(&[self.fe.source.text.as_bytes(), key.as_bytes()]);
+        if entry.is_built() {
+            return Ok(entry.binary);
+        }
+        let generated = codegen::generate(&self.path, self.fe.source.text.as_bytes(), &options)
+            .map_err(|e| {
+                eprint!("{}", e.render(std::io::stderr().is_terminal()));
+                status::INVALID
+            })?;
+        eprintln!(
+            "note: building the compiled game in {}",
+            entry.crate_dir.display()
+        );
+        cache
+            .build(&entry, &generated.code, "CompiledGame", &self.path)
+            .map_err(|e| {
+                eprintln!("error: {e}");
+                status::TOOLCHAIN
+            })?;
+        Ok(entry.binary)
     }
 }
 
 /// `gdl-codegen replay`.
 pub fn replay(args: &ReplayArgs) -> u8 {
-    let fe = match load_valid(&args.game, &args.read) {
-        Ok(fe) => fe,
+    let loaded = match Loaded::new(&args.game, &args.run) {
+        Ok(l) => l,
         Err(code) => return code,
     };
-    let mut worst = status::OK;
-    for path in &args.traces {
-        let trace = match Trace::read(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: cannot read trace {path}: {e}");
-                worst = worst.max(status::USAGE);
-                continue;
-            }
-        };
-        let result = with_reasoner(&fe, args.reasoner, |g| trace::replay(g, &trace));
-        match result {
-            Ok(Ok(summary)) => println!(
-                "{path}: ok — {} match(es), {} states, {} joint moves, {} aborted",
-                summary.matches, summary.states, summary.joint_moves, summary.aborted
-            ),
-            Ok(Err(diff)) => {
-                println!("{path}: DIFFERS — {diff}");
-                worst = worst.max(status::INVALID);
-            }
-            Err(code) => worst = worst.max(code),
-        }
-    }
-    worst
+    let mut argv = vec!["replay".to_owned()];
+    argv.extend(args.traces.iter().cloned());
+    loaded.run(loaded.choose(args.reasoner), &argv)
 }
 
 /// `gdl-codegen play`.
 pub fn play(args: &PlayArgs) -> u8 {
-    let fe = match load_valid(&args.game, &args.read) {
-        Ok(fe) => fe,
+    let loaded = match Loaded::new(&args.game, &args.run) {
+        Ok(l) => l,
         Err(code) => return code,
     };
-    let result = with_reasoner(&fe, args.reasoner, |g| {
-        let stats = gdl_runtime::run_playouts(
-            g,
-            Budget::Playouts(args.playouts.max(1)),
-            args.seed,
-            args.max_steps,
-        );
-        let goals: Vec<String> = (0..g.num_roles())
-            .map(|r| match stats.average_goal(r) {
-                Some(avg) => format!("{} {avg:.1}", g.role_name(r)),
-                None => format!("{} -", g.role_name(r)),
-            })
-            .collect();
-        println!(
-            "{}: {} playouts in {:.3} s — {:.0} playouts/s, {:.0} states/s; average length {:.2}; average goals: {}",
-            args.game,
-            stats.playouts,
-            stats.elapsed.as_secs_f64(),
-            stats.playouts_per_sec(),
-            stats.states_per_sec(),
-            stats.average_length(),
-            goals.join(", ")
-        );
-        if stats.stuck > 0 || stats.depth_limited > 0 {
-            println!(
-                "note: {} playout(s) reached a state where a role had no legal move, {} hit the step bound of {}",
-                stats.stuck, stats.depth_limited, args.max_steps
-            );
-        }
-    });
-    match result {
-        Ok(()) => status::OK,
-        Err(code) => code,
-    }
+    let argv = [
+        "play".to_owned(),
+        "--playouts".to_owned(),
+        args.playouts.to_string(),
+        "--seed".to_owned(),
+        args.seed.to_string(),
+        "--max-steps".to_owned(),
+        args.max_steps.to_string(),
+    ];
+    loaded.run(loaded.choose(args.reasoner), &argv)
 }
 
-/// A problem seen while simulating matches.
-struct Finding {
-    what: String,
-    state: String,
-}
-
-/// Plays `matches` random matches and checks what GDL promises of a
-/// well-formed game: every role has a legal move in every non-terminal
-/// state, every role has exactly one goal value in every terminal state, and
-/// matches end within `max_steps`. Findings are printed as warnings.
-fn simulate_game<G: Game>(game: &G, matches: usize, max_steps: usize, seed: u64) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    let mut rng = Rng::new(seed);
-    let mut legal: Vec<Vec<Move>> = vec![Vec::new(); game.num_roles()];
-    let mut joint = Vec::new();
-    let describe = |state: &G::State| game.fluents(state).join(" ");
-    for m in 0..matches {
-        let mut state = game.initial_state();
-        let mut steps = 0;
-        loop {
-            if game.is_terminal(&state) {
-                for r in 0..game.num_roles() {
-                    let problem = match game.goal(&state, r) {
-                        Goal::Value(_) => continue,
-                        Goal::None => "no goal value",
-                        Goal::Ambiguous => "several goal values",
-                    };
-                    findings.push(Finding {
-                        what: format!(
-                            "match {m}, step {steps}: role {} has {problem} in a terminal state",
-                            game.role_name(r)
-                        ),
-                        state: describe(&state),
-                    });
-                }
-                break;
-            }
-            if steps >= max_steps {
-                findings.push(Finding {
-                    what: format!("match {m} did not end within {max_steps} steps"),
-                    state: describe(&state),
-                });
-                break;
-            }
-            joint.clear();
-            let mut stuck = false;
-            for (r, moves) in legal.iter_mut().enumerate() {
-                game.legal_moves(&state, r, moves);
-                if moves.is_empty() {
-                    findings.push(Finding {
-                        what: format!("match {m}, step {steps}: role {} has no legal move in a non-terminal state", game.role_name(r)),
-                        state: describe(&state),
-                    });
-                    stuck = true;
-                    break;
-                }
-                joint.push(moves[rng.below(moves.len())]);
-            }
-            if stuck {
-                break;
-            }
-            game.apply_unchecked(&mut state, &joint);
-            steps += 1;
-        }
-    }
-    findings
-}
-
-/// `check --simulate N`: returns the exit status (warnings do not fail).
+/// `check --simulate N`, on a game the checker accepted.
 pub fn simulate(
-    fe: &Frontend,
+    fe: Frontend,
+    run: &RunArgs,
+    reasoner: Option<Reasoner>,
     matches: usize,
     max_steps: usize,
     seed: u64,
     deny_warnings: bool,
 ) -> u8 {
-    let result = with_reasoner(fe, Reasoner::Interpreter, |g| {
-        simulate_game(g, matches, max_steps, seed)
-    });
-    match result {
-        Ok(findings) => {
-            let mut out = String::new();
-            for f in &findings {
-                let _ = writeln!(
-                    out,
-                    "warning[simulate]: {}: {}\n  state: {}",
-                    fe.source.name, f.what, f.state
-                );
-            }
-            let _ = writeln!(
-                out,
-                "{}: simulated {matches} match(es): {} problem(s)",
-                fe.source.name,
-                findings.len()
+    let path = fe.source.name.clone();
+    let loaded = Loaded::from_frontend(&path, fe, run);
+    let mut argv = vec![
+        "simulate".to_owned(),
+        "--matches".to_owned(),
+        matches.to_string(),
+        "--max-steps".to_owned(),
+        max_steps.to_string(),
+        "--seed".to_owned(),
+        seed.to_string(),
+    ];
+    if deny_warnings {
+        argv.push("--deny-warnings".to_owned());
+    }
+    loaded.run(loaded.choose(reasoner), &argv)
+}
+
+/// `gdl-codegen bench`: every chosen reasoner on the same seed, one after the
+/// other in one run, then the ratios between them.
+pub fn bench(args: &BenchArgs) -> u8 {
+    let loaded = match Loaded::new(&args.game, &args.run) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let reasoners = if args.reasoner.is_empty() {
+        vec![Reasoner::Interpreter, Reasoner::Propnet, Reasoner::Compiled]
+    } else {
+        args.reasoner.clone()
+    };
+    let mut results = Vec::new();
+    let mut worst = status::OK;
+    for r in reasoners {
+        let argv = vec![
+            "bench".to_owned(),
+            "--json".to_owned(),
+            "--reasoner".to_owned(),
+            r.name().to_owned(),
+            "--seconds".to_owned(),
+            args.seconds.to_string(),
+            "--seed".to_owned(),
+            args.seed.to_string(),
+            "--max-steps".to_owned(),
+            args.max_steps.to_string(),
+        ];
+        let result = match r {
+            Reasoner::Compiled => loaded.compiled_binary().and_then(|bin| {
+                let out = Command::new(&bin).args(&argv).output().map_err(|e| {
+                    eprintln!("error: cannot run {}: {e}", bin.display());
+                    status::TOOLCHAIN
+                })?;
+                let text = String::from_utf8_lossy(&out.stdout);
+                serde_json::from_str::<serde_json::Value>(text.trim()).map_err(|e| {
+                    eprintln!("error: unexpected output of the compiled game: {e}");
+                    status::TOOLCHAIN
+                })
+            }),
+            _ => in_process_bench(&loaded, r, args),
+        };
+        match result {
+            Ok(v) => results.push(v),
+            Err(code) => worst = worst.max(code),
+        }
+    }
+    if args.json {
+        for r in &results {
+            println!("{r}");
+        }
+    } else {
+        println!(
+            "{}: {:.1} s of seeded random playouts per reasoner, one thread",
+            args.game, args.seconds
+        );
+        println!(
+            "{:<12} {:>14} {:>14} {:>10}",
+            "reasoner", "playouts/s", "states/s", "playouts"
+        );
+        for r in &results {
+            println!(
+                "{:<12} {:>14.0} {:>14.0} {:>10}",
+                r["reasoner"].as_str().unwrap_or("?"),
+                r["playouts_per_sec"].as_f64().unwrap_or(0.0),
+                r["states_per_sec"].as_f64().unwrap_or(0.0),
+                r["playouts"]
             );
-            print!("{out}");
-            if deny_warnings && !findings.is_empty() {
-                status::INVALID
-            } else {
-                status::OK
+        }
+        for (i, a) in results.iter().enumerate() {
+            for b in &results[i + 1..] {
+                let (pa, pb) = (
+                    a["playouts_per_sec"].as_f64().unwrap_or(0.0),
+                    b["playouts_per_sec"].as_f64().unwrap_or(0.0),
+                );
+                if pa > 0.0 {
+                    println!(
+                        "ratio {} / {}: {:.1}x",
+                        b["reasoner"].as_str().unwrap_or("?"),
+                        a["reasoner"].as_str().unwrap_or("?"),
+                        pb / pa
+                    );
+                }
             }
         }
-        Err(code) => code,
+    }
+    worst
+}
+
+fn in_process_bench(
+    loaded: &Loaded,
+    r: Reasoner,
+    args: &BenchArgs,
+) -> Result<serde_json::Value, u8> {
+    let run = |result: cli::BenchResult| {
+        serde_json::from_str(&result.to_json()).map_err(|_| status::INVALID)
+    };
+    match r {
+        Reasoner::Interpreter => {
+            let game = Interpreter::new(&loaded.fe.program).map_err(|e| {
+                eprintln!("error: cannot build the interpreter: {e}");
+                status::INVALID
+            })?;
+            run(cli::bench(
+                &game,
+                r.name(),
+                args.seconds,
+                args.seed,
+                args.max_steps,
+            ))
+        }
+        Reasoner::Propnet => {
+            let gp = loaded.ground.as_ref().map_err(|e| {
+                eprintln!("error: {e}");
+                status::INVALID
+            })?;
+            run(cli::bench(
+                &Propnet::new(gp),
+                r.name(),
+                args.seconds,
+                args.seed,
+                args.max_steps,
+            ))
+        }
+        Reasoner::Compiled => Err(status::INVALID),
     }
 }

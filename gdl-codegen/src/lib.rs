@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod build;
+pub mod cache;
 pub mod check;
 pub mod codegen;
 pub mod deps;

@@ -32,6 +32,8 @@ enum Command {
     Replay(commands::ReplayArgs),
     /// Play seeded random matches and report their speed and outcomes.
     Play(commands::PlayArgs),
+    /// Measure seeded random playouts per second on several reasoners in one run.
+    Bench(commands::BenchArgs),
     /// Ground games: compute reachable fluents and moves, instantiate and
     /// simplify the rules; print sizes, times (--stats) or the program (--dump).
     Ground(ground_cmd::GroundArgs),
@@ -95,7 +97,7 @@ struct CheckArgs {
     #[arg(required = true)]
     files: Vec<String>,
     #[command(flatten)]
-    read: ReadArgs,
+    run: commands::RunArgs,
     /// Output format of the diagnostics.
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
@@ -110,6 +112,10 @@ struct CheckArgs {
     /// per role, matches that do not end).
     #[arg(long, value_name = "N")]
     simulate: Option<usize>,
+    /// The reasoner that simulates (default: compiled when the game grounds
+    /// within budget, else the interpreter).
+    #[arg(long, value_enum)]
+    reasoner: Option<commands::Reasoner>,
     /// Step bound of each simulated match.
     #[arg(long, default_value_t = 1000)]
     max_steps: usize,
@@ -126,6 +132,8 @@ pub mod status {
     pub const INVALID: u8 = 1;
     /// Usage or I/O error.
     pub const USAGE: u8 = 2;
+    /// A toolchain or build failure.
+    pub const TOOLCHAIN: u8 = 3;
 }
 
 /// Reads and checks a game file; on failure prints why and returns the exit status.
@@ -155,7 +163,7 @@ fn check(args: &CheckArgs) -> u8 {
     let color = std::io::stdout().is_terminal();
     let mut json = Vec::new();
     for path in &args.files {
-        let fe = match load(path, &args.read) {
+        let fe = match load(path, &args.run.read) {
             Ok(fe) => fe,
             Err(code) => {
                 worst = worst.max(code);
@@ -207,7 +215,9 @@ fn check(args: &CheckArgs) -> u8 {
         }
         if let Some(n) = args.simulate {
             worst = worst.max(commands::simulate(
-                &fe,
+                fe,
+                &args.run,
+                args.reasoner,
                 n,
                 args.max_steps,
                 args.seed,
@@ -247,6 +257,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(args),
         Command::Replay(args) => commands::replay(args),
         Command::Play(args) => commands::play(args),
+        Command::Bench(args) => commands::bench(args),
         Command::Ground(args) => ground_cmd::run(args),
         Command::Emit(args) => emit_cmd::run(args),
     };

@@ -138,17 +138,17 @@ impl Gen<'_> {
                 let (w, shift) = (lit_usize((pos >> 6) as usize), lit_u32(pos & 63));
                 let conjs = rules::merge(gp.rules_of(crate::ground::AtomId(a)), &self.layout);
                 weight += conjs.iter().map(rules::Conj::weight).sum::<usize>() + 1;
-                let tests: Vec<TokenStream> = conjs.iter().map(rules::conj_expr).collect();
-                if tests.is_empty() {
+                if conjs.is_empty() {
                     continue;
                 }
+                let test = rules::disj_expr(&conjs);
                 if !words.contains(&(pos >> 6)) {
                     words.push(pos >> 6);
                 }
                 stmts.push(if pos & 63 == 0 {
-                    quote!(v[#w] |= u64::from(#(#tests)|*);)
+                    quote!(v[#w] |= u64::from(#test);)
                 } else {
-                    quote!(v[#w] |= u64::from(#(#tests)|*) << #shift;)
+                    quote!(v[#w] |= u64::from(#test) << #shift;)
                 });
             }
             if comp.cyclic {
@@ -201,16 +201,16 @@ impl Gen<'_> {
                     }
                     let (sw, ss) = (lit_usize((src >> 6) as usize), src & 63);
                     let bit = if ss == 0 {
-                        quote!((v[#sw] & 1))
+                        quote!(v[#sw] & 1)
                     } else {
                         let ss = lit_u32(ss);
-                        quote!(((v[#sw] >> #ss) & 1))
+                        quote!((v[#sw] >> #ss) & 1)
                     };
                     if ds == 0 {
                         quote!(out[#dw] |= #bit;)
                     } else {
                         let ds = lit_u32(ds);
-                        quote!(out[#dw] |= #bit << #ds;)
+                        quote!(out[#dw] |= (#bit) << #ds;)
                     }
                 })
                 .collect();
@@ -306,7 +306,11 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
             );
             let r = lit_usize(r);
             let doc = format!(" The role `{name}`.");
-            quote!(#[doc = #doc] pub const #c: #rt::Role = #r;)
+            quote! {
+                #[doc = #doc]
+                #[allow(dead_code, reason = "part of the generated API, used or not")]
+                pub const #c: #rt::Role = #r;
+            }
         })
         .collect();
 
@@ -386,6 +390,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
         #(#role_consts)*
 
         #[doc = #num_fluents_doc]
+        #[allow(dead_code, reason = "part of the generated API, used or not")]
         pub const NUM_FLUENTS: usize = #nf;
 
         #[doc = #game_doc]

@@ -117,14 +117,14 @@ pub fn conj_expr(c: &Conj) -> TokenStream {
             let wl = word(*w);
             if n == 0 {
                 let p = hex(p);
-                quote!((v[#wl] & #p == #p))
+                quote!(v[#wl] & #p == #p)
             } else if p == 0 {
                 let n = hex(n);
-                quote!((v[#wl] & #n == 0))
+                quote!(v[#wl] & #n == 0)
             } else {
                 let both = hex(p | n);
                 let p = hex(p);
-                quote!((v[#wl] & #both == #p))
+                quote!(v[#wl] & #both == #p)
             }
         })
         .collect();
@@ -137,10 +137,22 @@ pub fn conj_expr(c: &Conj) -> TokenStream {
                 quote!(v[#wl] & #m)
             })
             .collect();
-        tests.push(quote!(((#(#parts)|*) != 0)));
+        tests.push(quote!((#(#parts)|*) != 0));
     }
-    if tests.is_empty() {
-        return quote!(true);
+    match tests.as_slice() {
+        [] => quote!(true),
+        [one] => one.clone(),
+        // `&` binds tighter than `==`: each comparison needs parentheses.
+        many => quote!(#((#many))&*),
     }
-    quote!(#(#tests)&*)
+}
+
+/// The disjunction of several conjunctions' tests, for one atom.
+pub fn disj_expr(conjs: &[Conj]) -> TokenStream {
+    let exprs: Vec<TokenStream> = conjs.iter().map(conj_expr).collect();
+    match exprs.as_slice() {
+        [one] => one.clone(),
+        // `|` binds tighter than `==`: parenthesize each alternative.
+        many => quote!(#((#many))|*),
+    }
 }

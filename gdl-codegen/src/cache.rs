@@ -115,7 +115,8 @@ impl Cache {
             fnv1a(&[
                 key_parts.concat().as_slice(),
                 env!("CARGO_PKG_VERSION").as_bytes(),
-                runtime_dependency().as_bytes()
+                compiler_identity().as_bytes(),
+                runtime_dependency().as_bytes(),
             ])
         );
         let name = format!("g{key}");
@@ -178,6 +179,17 @@ impl Cache {
         std::fs::write(&game.stamp, &game.key).map_err(io)?;
         Ok(())
     }
+}
+
+/// What identifies this build of the compiler beyond its version: the size
+/// and modification time of the running executable, so that a rebuilt
+/// compiler (same version, different code generator) never reuses a stale
+/// binary.
+fn compiler_identity() -> String {
+    std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .map(|m| format!("{}:{:?}", m.len(), m.modified().ok()))
+        .unwrap_or_default()
 }
 
 /// How the generated crate depends on `gdl-runtime`: by path to the runtime

@@ -26,6 +26,8 @@ pub struct Layout {
     pub does_words: usize,
     /// Words of the derived atoms.
     pub derived_words: usize,
+    /// Per role, the bit position of its first move and its number of moves.
+    pub role_moves: Vec<(u32, u32)>,
 }
 
 fn words(bits: u32) -> usize {
@@ -36,13 +38,18 @@ impl Layout {
     /// The layout of `gp`.
     pub fn new(gp: &GroundProgram) -> Self {
         let fluents = gp.fluents.len() as u32;
-        Layout {
+        let mut layout = Layout {
             fluents,
             inputs: gp.num_inputs,
             state_words: words(fluents).max(1),
             does_words: words(gp.num_inputs - fluents).max(1),
             derived_words: words(gp.num_derived()).max(1),
-        }
+            role_moves: Vec::new(),
+        };
+        layout.role_moves = (0..gp.roles.len())
+            .map(|r| (layout.pos(gp.does_atom(r, 0)), gp.moves[r].len() as u32))
+            .collect();
+        layout
     }
 
     /// Total words of the value vector.

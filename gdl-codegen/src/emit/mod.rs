@@ -23,7 +23,7 @@ use std::fmt;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::ground::GroundProgram;
+use crate::ground::{AtomId, GroundProgram, Output};
 use layout::{cone, Layout, FALSE_BIT, TRUE_BIT};
 
 /// Tests per generated function before a new one is started.
@@ -88,6 +88,12 @@ impl fmt::Display for EmitError {
 
 impl std::error::Error for EmitError {}
 
+fn hex_lit(n: u64) -> Literal {
+    format!("{n:#x}")
+        .parse()
+        .unwrap_or_else(|_| Literal::u64_unsuffixed(n))
+}
+
 fn lit_u32(n: u32) -> Literal {
     Literal::u32_unsuffixed(n)
 }
@@ -99,6 +105,8 @@ fn lit_usize(n: usize) -> Literal {
 struct Gen<'a> {
     gp: &'a GroundProgram,
     layout: Layout,
+    /// Rule bodies replacing an atom's own (frame rules taken out of it).
+    overrides: std::collections::HashMap<u32, Vec<rules::Conj>>,
     /// Generated functions.
     fns: Vec<TokenStream>,
 }
@@ -108,71 +116,270 @@ impl Gen<'_> {
     /// the names of the functions to call, in order.
     fn cone_fns(&mut self, prefix: &str, need: &[bool]) -> Vec<Ident> {
         let gp = self.gp;
+        let units = self.units(need);
+        // Order: by level (a valid topological order: a unit only reads
+        // units of lower levels), then by guard so that units sharing one
+        // are adjacent, then as the ground program ordered them.
+        let mut order: Vec<usize> = (0..units.len()).collect();
+        order.sort_by_key(|&i| (units[i].level, units[i].guard.is_none(), units[i].guard, i));
         let mut names = Vec::new();
         let mut body: Vec<TokenStream> = Vec::new();
         let mut weight = 0;
-        let flush =
-            |body: &mut Vec<TokenStream>, names: &mut Vec<Ident>, fns: &mut Vec<TokenStream>| {
-                if body.is_empty() {
-                    return;
-                }
-                let name = format_ident!("{}_{}", prefix, names.len());
-                let stmts = std::mem::take(body);
-                fns.push(quote! {
-                    #[inline(never)]
-                    fn #name(v: &mut Values) {
-                        #(#stmts)*
-                    }
-                });
-                names.push(name);
-            };
-        for comp in &gp.components {
-            let atoms = comp.start..comp.end;
-            if !atoms.clone().any(|a| need[(a - gp.num_inputs) as usize]) {
-                continue;
+        let mut i = 0;
+        while i < order.len() {
+            let first = &units[order[i]];
+            let mut j = i + 1;
+            while j < order.len()
+                && first.guard.is_some()
+                && units[order[j]].guard == first.guard
+                && units[order[j]].level == first.level
+            {
+                j += 1;
             }
-            let mut stmts = Vec::new();
-            let mut words = Vec::new();
-            for a in atoms {
-                let pos = self.layout.pos(crate::ground::AtomId(a));
-                let (w, shift) = (lit_usize((pos >> 6) as usize), lit_u32(pos & 63));
-                let conjs = rules::merge(gp.rules_of(crate::ground::AtomId(a)), &self.layout);
-                weight += conjs.iter().map(rules::Conj::weight).sum::<usize>() + 1;
-                if conjs.is_empty() {
-                    continue;
-                }
-                let test = rules::disj_expr(&conjs);
-                if !words.contains(&(pos >> 6)) {
-                    words.push(pos >> 6);
-                }
-                stmts.push(if pos & 63 == 0 {
-                    quote!(v[#w] |= u64::from(#test);)
-                } else {
-                    quote!(v[#w] |= u64::from(#test) << #shift;)
-                });
-            }
-            if comp.cyclic {
-                let ws: Vec<Literal> = words.iter().map(|&w| lit_usize(w as usize)).collect();
-                body.push(quote! {
-                    loop {
-                        let before = [#(v[#ws]),*];
-                        #(#stmts)*
-                        if before == [#(v[#ws]),*] {
-                            break;
+            let group: Vec<&Unit> = order[i..j].iter().map(|&k| &units[k]).collect();
+            weight += group.iter().map(|u| u.weight).sum::<usize>();
+            match first.guard {
+                // A guard shared by several atoms: when it fails they are
+                // all false (the vector starts at zero) and none is computed.
+                Some(guard) if group.len() > 1 => {
+                    let test = rules::lit_test(guard);
+                    let stmts: Vec<TokenStream> = group
+                        .iter()
+                        .map(|u| self.unit_code(u, Some(guard)))
+                        .collect();
+                    body.push(quote! {
+                        if #test {
+                            #(#stmts)*
                         }
-                    }
-                });
-            } else {
-                body.extend(stmts);
+                    });
+                }
+                _ => body.extend(group.iter().map(|u| self.unit_code(u, None))),
             }
+            i = j;
             if weight >= CHUNK_WEIGHT {
-                flush(&mut body, &mut names, &mut self.fns);
+                self.flush(prefix, &mut body, &mut names);
                 weight = 0;
             }
         }
-        flush(&mut body, &mut names, &mut self.fns);
+        self.flush(prefix, &mut body, &mut names);
+        let _ = gp;
         names
     }
+
+    fn flush(&mut self, prefix: &str, body: &mut Vec<TokenStream>, names: &mut Vec<Ident>) {
+        if body.is_empty() {
+            return;
+        }
+        let name = format_ident!("{}_{}", prefix, names.len());
+        let stmts = std::mem::take(body);
+        self.fns.push(quote! {
+            #[inline(never)]
+            fn #name(v: &mut Values) {
+                #(#stmts)*
+            }
+        });
+        names.push(name);
+    }
+
+    /// The merged rule bodies of derived atom `a`.
+    fn conjs_of(&self, a: u32) -> Vec<rules::Conj> {
+        match self.overrides.get(&a) {
+            Some(c) => c.clone(),
+            None => rules::merge(self.gp.rules_of(AtomId(a)), &self.layout),
+        }
+    }
+
+    /// Frame rules: a fluent's `next` atom holding when the fluent holds and
+    /// one of a set of moves is made, `(true f) ∧ (does r m)` for m in a set,
+    /// the way board games say "a cell keeps its piece unless a move touches
+    /// it". Such rules are taken out of the atom and computed for all
+    /// fluents at once, word by word: `next |= state & (KEEP_0[m_0] | ..)`,
+    /// where `KEEP_r[m]` has the bits of the fluents that role `r`'s move
+    /// `m` keeps. Returns the tables, one per role (empty when unused).
+    fn frame_tables(&mut self) -> Vec<Vec<Vec<u64>>> {
+        let gp = self.gp;
+        let ni = gp.num_inputs;
+        // Atoms read anywhere but as a `next` output must keep their rules.
+        let mut used = vec![0u32; gp.num_atoms() as usize];
+        for rule in &gp.rules {
+            for l in rule.body.iter() {
+                used[l.atom().0 as usize] += 1;
+            }
+        }
+        let outputs = gp
+            .legal
+            .iter()
+            .flatten()
+            .chain(gp.goal.iter().flatten().map(|(_, o)| o))
+            .chain([&gp.terminal])
+            .chain(gp.next.iter());
+        for o in outputs {
+            if let Output::Atom(a) = o {
+                used[a.0 as usize] += 1;
+            }
+        }
+        let nw = self.layout.state_words;
+        let mut tables: Vec<Vec<Vec<u64>>> = self
+            .layout
+            .role_moves
+            .iter()
+            .map(|&(_, n)| vec![vec![0u64; nw]; n as usize])
+            .collect();
+        let mut any_frame = false;
+        for (f, out) in gp.next.iter().enumerate() {
+            let Output::Atom(a) = *out else { continue };
+            if a.0 < ni || used[a.0 as usize] != 1 {
+                continue;
+            }
+            let mut conjs = self.conjs_of(a.0);
+            let Some(k) = conjs
+                .iter()
+                .position(|c| c.lits == [(f as u32, false)] && !c.any.is_empty())
+            else {
+                continue;
+            };
+            let frame = conjs.remove(k);
+            for &p in &frame.any {
+                for (r, &(start, n)) in self.layout.role_moves.iter().enumerate() {
+                    if (start..start + n).contains(&p) {
+                        tables[r][(p - start) as usize][f / 64] |= 1 << (f % 64);
+                    }
+                }
+            }
+            any_frame = true;
+            self.overrides.insert(a.0, conjs);
+        }
+        if !any_frame {
+            return Vec::new();
+        }
+        tables
+    }
+
+    /// The components needed by a query, with their levels and guards.
+    fn units(&self, need: &[bool]) -> Vec<Unit> {
+        let gp = self.gp;
+        let ni = gp.num_inputs;
+        let mut level = vec![0u32; gp.num_derived() as usize];
+        let mut units = Vec::new();
+        for comp in &gp.components {
+            let atoms = comp.start..comp.end;
+            // Levels are computed for every component, needed or not, since
+            // a needed one may read them.
+            let mut lv = 0;
+            for a in atoms.clone() {
+                for rule in gp.rules_of(AtomId(a)) {
+                    for l in rule.body.iter() {
+                        let b = l.atom().0;
+                        if b >= ni && !(comp.start..comp.end).contains(&b) {
+                            lv = lv.max(level[(b - ni) as usize] + 1);
+                        }
+                    }
+                }
+            }
+            for a in atoms.clone() {
+                level[(a - ni) as usize] = lv;
+            }
+            if !atoms.clone().any(|a| need[(a - ni) as usize]) {
+                continue;
+            }
+            let atoms: Vec<(u32, Vec<rules::Conj>)> = atoms
+                .map(|a| (self.layout.pos(AtomId(a)), self.conjs_of(a)))
+                .filter(|(_, conjs)| !conjs.is_empty())
+                .collect();
+            if atoms.is_empty() {
+                continue;
+            }
+            let weight = atoms
+                .iter()
+                .flat_map(|(_, c)| c)
+                .map(rules::Conj::weight)
+                .sum::<usize>()
+                + atoms.len();
+            let guards = if comp.cyclic || atoms.len() != 1 {
+                Vec::new()
+            } else {
+                rules::common_literals(&atoms[0].1)
+            };
+            units.push(Unit {
+                level: lv,
+                guard: None,
+                guards,
+                atoms,
+                cyclic: comp.cyclic,
+                weight,
+            });
+        }
+        // Each unit is guarded by its shared literal that most units share,
+        // so that one test skips as many atoms as possible (in turn-taking
+        // games: `(true (control ..))`).
+        let mut freq: std::collections::HashMap<(u32, bool), usize> =
+            std::collections::HashMap::new();
+        for u in &units {
+            for g in &u.guards {
+                *freq.entry(*g).or_default() += 1;
+            }
+        }
+        for u in &mut units {
+            u.guard = u
+                .guards
+                .iter()
+                .copied()
+                .max_by_key(|g| (freq[g], std::cmp::Reverse(*g)));
+        }
+        units
+    }
+
+    /// The statements computing a unit, leaving out the `guard` literal that
+    /// an enclosing test already checked.
+    fn unit_code(&self, unit: &Unit, guard: Option<(u32, bool)>) -> TokenStream {
+        let mut stmts = Vec::new();
+        let mut words = Vec::new();
+        for (pos, conjs) in &unit.atoms {
+            let pos = *pos;
+            let (w, shift) = (lit_usize((pos >> 6) as usize), lit_u32(pos & 63));
+            let conjs: Vec<rules::Conj> = match guard {
+                Some(g) => conjs.iter().map(|c| c.without(g)).collect(),
+                None => conjs.clone(),
+            };
+            let test = rules::disj_expr(&conjs, &self.layout);
+            if !words.contains(&(pos >> 6)) {
+                words.push(pos >> 6);
+            }
+            stmts.push(if pos & 63 == 0 {
+                quote!(v[#w] |= u64::from(#test);)
+            } else {
+                quote!(v[#w] |= u64::from(#test) << #shift;)
+            });
+        }
+        if unit.cyclic {
+            // Positive recursion within a state: iterate from all-false
+            // until nothing changes (the least fixpoint).
+            let ws: Vec<Literal> = words.iter().map(|&w| lit_usize(w as usize)).collect();
+            quote! {
+                loop {
+                    let before = [#(v[#ws]),*];
+                    #(#stmts)*
+                    if before == [#(v[#ws]),*] {
+                        break;
+                    }
+                }
+            }
+        } else {
+            quote!(#(#stmts)*)
+        }
+    }
+}
+
+/// A component to compute: its atoms (bit position and merged rule bodies),
+/// its level (1 + the highest level it reads; inputs are level 0) and, for
+/// single atoms, a literal all its rule bodies share.
+struct Unit {
+    level: u32,
+    guard: Option<(u32, bool)>,
+    guards: Vec<(u32, bool)>,
+    atoms: Vec<(u32, Vec<rules::Conj>)>,
+    cyclic: bool,
+    weight: usize,
 }
 
 impl Gen<'_> {
@@ -253,8 +460,10 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
     let mut g = Gen {
         gp,
         layout: layout.clone(),
+        overrides: std::collections::HashMap::new(),
         fns: Vec::new(),
     };
+    let frames = g.frame_tables();
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
     let state = format_ident!("{}State", game);
     let nw = lit_usize(layout.state_words);
@@ -357,7 +566,47 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
         });
     }
     let next_calls = g.cone_fns("next", &cone(gp, gp.next.iter().copied()));
-    let next_bits: Vec<u32> = gp.next.iter().map(|o| layout.output_pos(*o)).collect();
+    let next_bits: Vec<u32> = gp
+        .next
+        .iter()
+        .map(|o| match o {
+            // An atom left with no rules of its own is never true by them.
+            Output::Atom(a) if g.overrides.get(&a.0).is_some_and(Vec::is_empty) => FALSE_BIT,
+            o => layout.output_pos(*o),
+        })
+        .collect();
+    // The frame tables, and the statement applying them.
+    let mut frame_items = Vec::new();
+    let mut keep_terms = Vec::new();
+    for (r, table) in frames.iter().enumerate() {
+        if table.iter().all(|row| row.iter().all(|&w| w == 0)) {
+            continue;
+        }
+        let name = format_ident!("KEEP_{}", r);
+        let rows: Vec<TokenStream> = table
+            .iter()
+            .map(|row| {
+                let ws: Vec<Literal> = row.iter().map(|&w| hex_lit(w)).collect();
+                quote!([#(#ws),*])
+            })
+            .collect();
+        let n = lit_usize(table.len());
+        frame_items.push(quote!(static #name: [[u64; #nw]; #n] = [#(#rows),*];));
+        let rl = lit_usize(r);
+        keep_terms.push(quote! {
+            joint.get(#rl).and_then(|m| #name.get(m.0 as usize)).map_or(0, |row| row[w])
+        });
+    }
+    let frame_stmt = if keep_terms.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            for (w, word) in next.iter_mut().enumerate() {
+                let keep = #(#keep_terms)|*;
+                *word |= state.0[w] & keep;
+            }
+        }
+    };
     let (next_gathers, _) = g.gather_fns("next_state", &next_bits);
     let terminal_calls = g.cone_fns("terminal", &cone(gp, [gp.terminal]));
     let goal_need = cone(gp, gp.goal.iter().flatten().map(|&(_, o)| o));
@@ -414,6 +663,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
         static NUM_MOVES: [u32; #nr] = [#(#moves_count),*];
         static DOES_BASE: [u32; #nr] = [#(#does_base),*];
         const TERMINAL: u32 = #terminal_bit;
+        #(#frame_items)*
         #(#move_tables)*
 
         /// Whether bit `bit` of the value vector holds (with the constants).
@@ -517,6 +767,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
                 #(#next_calls(&mut v);)*
                 let mut next = [0u64; #nw];
                 #(#next_gathers(&v, &mut next);)*
+                #frame_stmt
                 state.0 = next;
             }
 

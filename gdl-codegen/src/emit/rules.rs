@@ -27,6 +27,14 @@ pub struct Conj {
 }
 
 impl Conj {
+    /// The conjunction without one literal (checked elsewhere).
+    pub fn without(&self, lit: (u32, bool)) -> Conj {
+        Conj {
+            lits: self.lits.iter().copied().filter(|&l| l != lit).collect(),
+            any: self.any.clone(),
+        }
+    }
+
     /// Number of tests, for splitting code into functions.
     pub fn weight(&self) -> usize {
         self.lits.len() + self.any.len().div_ceil(8)
@@ -99,11 +107,59 @@ fn by_word(bits: impl IntoIterator<Item = u32>) -> BTreeMap<u32, u64> {
     m
 }
 
+/// The test "one of the `does` bits at `any` holds". Each role makes exactly
+/// one move, so per role the test is either "the move is in the set" or
+/// "the move is not in the complement", whichever touches fewer words; a set
+/// holding every move of some role always holds (`None`).
+fn any_expr(any: &[u32], layout: &Layout) -> Option<TokenStream> {
+    let mut parts = Vec::new();
+    for &(start, count) in &layout.role_moves {
+        let range = start..start + count;
+        let mine: Vec<u32> = any.iter().copied().filter(|p| range.contains(p)).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        if mine.len() as u32 == count {
+            return None;
+        }
+        let complement: Vec<u32> = range.filter(|p| mine.binary_search(p).is_err()).collect();
+        let pos = by_word(mine.iter().copied());
+        let neg = by_word(complement.iter().copied());
+        if neg.len() < pos.len() {
+            let tests: Vec<TokenStream> = neg
+                .into_iter()
+                .map(|(w, m)| {
+                    let (wl, m) = (word(w), hex(m));
+                    quote!(v[#wl] & #m == 0)
+                })
+                .collect();
+            parts.push(match tests.as_slice() {
+                [one] => one.clone(),
+                many => quote!(#((#many))&*),
+            });
+        } else {
+            let ors: Vec<TokenStream> = pos
+                .into_iter()
+                .map(|(w, m)| {
+                    let (wl, m) = (word(w), hex(m));
+                    quote!(v[#wl] & #m)
+                })
+                .collect();
+            parts.push(quote!((#(#ors)|*) != 0));
+        }
+    }
+    Some(match parts.as_slice() {
+        [] => quote!(false),
+        [one] => one.clone(),
+        many => quote!(#((#many))|*),
+    })
+}
+
 /// The test of one conjunction, as a `bool` expression without branches:
 /// tests are joined with `&`, not `&&`, since in random playouts the
 /// outcomes are unpredictable and mispredicted branches cost more than the
 /// few extra word operations.
-pub fn conj_expr(c: &Conj) -> TokenStream {
+pub fn conj_expr(c: &Conj, layout: &Layout) -> TokenStream {
     let pos = by_word(c.lits.iter().filter(|l| !l.1).map(|l| l.0));
     let neg = by_word(c.lits.iter().filter(|l| l.1).map(|l| l.0));
     let mut words: Vec<u32> = pos.keys().chain(neg.keys()).copied().collect();
@@ -129,15 +185,9 @@ pub fn conj_expr(c: &Conj) -> TokenStream {
         })
         .collect();
     if !c.any.is_empty() {
-        let parts: Vec<TokenStream> = by_word(c.any.iter().copied())
-            .into_iter()
-            .map(|(w, m)| {
-                let wl = word(w);
-                let m = hex(m);
-                quote!(v[#wl] & #m)
-            })
-            .collect();
-        tests.push(quote!((#(#parts)|*) != 0));
+        if let Some(test) = any_expr(&c.any, layout) {
+            tests.push(test);
+        }
     }
     match tests.as_slice() {
         [] => quote!(true),
@@ -148,11 +198,36 @@ pub fn conj_expr(c: &Conj) -> TokenStream {
 }
 
 /// The disjunction of several conjunctions' tests, for one atom.
-pub fn disj_expr(conjs: &[Conj]) -> TokenStream {
-    let exprs: Vec<TokenStream> = conjs.iter().map(conj_expr).collect();
+pub fn disj_expr(conjs: &[Conj], layout: &Layout) -> TokenStream {
+    let exprs: Vec<TokenStream> = conjs.iter().map(|c| conj_expr(c, layout)).collect();
     match exprs.as_slice() {
         [one] => one.clone(),
         // `|` binds tighter than `==`: parenthesize each alternative.
         many => quote!(#((#many))|*),
+    }
+}
+
+/// The literals every conjunction shares: each is a guard under which the
+/// atom can hold at all.
+pub fn common_literals(conjs: &[Conj]) -> Vec<(u32, bool)> {
+    let Some((first, rest)) = conjs.split_first() else {
+        return Vec::new();
+    };
+    first
+        .lits
+        .iter()
+        .copied()
+        .filter(|l| rest.iter().all(|c| c.lits.contains(l)))
+        .collect()
+}
+
+/// The test of one literal.
+pub fn lit_test((pos, negated): (u32, bool)) -> TokenStream {
+    let w = word(pos >> 6);
+    let m = hex(1u64 << (pos & 63));
+    if negated {
+        quote!(v[#w] & #m == 0)
+    } else {
+        quote!(v[#w] & #m != 0)
     }
 }

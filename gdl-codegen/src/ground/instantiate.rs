@@ -161,7 +161,9 @@ pub fn instantiate(
         }
         let plan = db.plan(&rule.body, None, &no_scc, out_vars, rule.num_vars);
         out.clear();
-        let found = db.run(&plan, &[], &mut out, rule.num_vars);
+        let Some(found) = db.run(&plan, &[], &mut out, rule.num_vars) else {
+            return Err(budget.work_error(&db.rel_names[rule.head_rel]));
+        };
         if !found {
             continue;
         }

@@ -26,7 +26,8 @@ fn load(path: &str) -> Option<Propnet> {
 }
 
 fn trace_path(game: &str) -> String {
-    let root = std::env::var("GDL_CONFORMANCE").unwrap_or_else(|_| "/work/shared/conformance".into());
+    let root =
+        std::env::var("GDL_CONFORMANCE").unwrap_or_else(|_| "/work/shared/conformance".into());
     let rel = game.split("/games/").nth(1).unwrap_or(game);
     let stem = rel.rsplit_once('.').map_or(rel, |(s, _)| s);
     format!("{root}/{stem}.trace")

@@ -72,7 +72,11 @@ pub fn run(args: &GroundArgs) -> u8 {
                 s.instances,
                 s.raw_derived,
             );
-            let largest: Vec<String> = s.largest_relations.iter().map(|(n, k)| format!("{n} {k}")).collect();
+            let largest: Vec<String> = s
+                .largest_relations
+                .iter()
+                .map(|(n, k)| format!("{n} {k}"))
+                .collect();
             let _ = writeln!(out, "{path}: largest relations: {}", largest.join(", "));
             if let Some(b) = s.file_base {
                 let _ = writeln!(

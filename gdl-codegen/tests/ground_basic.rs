@@ -36,7 +36,10 @@ fn tic_tac_toe_sizes() {
     }
     // Nine blank cells and (control xplayer).
     assert_eq!(gp.init.len(), 10);
-    assert!(gp.init.iter().any(|&f| gp.fluents[f as usize] == "(control xplayer)"));
+    assert!(gp
+        .init
+        .iter()
+        .any(|&f| gp.fluents[f as usize] == "(control xplayer)"));
     assert_eq!(gp.fluents[0], "(cell 1 1 b)");
     let mut sorted = gp.fluents.clone();
     sorted.sort();
@@ -48,7 +51,12 @@ fn tic_tac_toe_sizes() {
     assert_eq!(gp.stats.input_not_in_file, 0);
     // Every output is an atom or a constant, and atoms are in range.
     let n = gp.num_atoms();
-    let outs = gp.legal.iter().flatten().chain(&gp.next).chain([&gp.terminal]);
+    let outs = gp
+        .legal
+        .iter()
+        .flatten()
+        .chain(&gp.next)
+        .chain([&gp.terminal]);
     for o in outs {
         if let Output::Atom(a) = o {
             assert!(a.0 < n);
@@ -68,7 +76,10 @@ fn tic_tac_toe_sizes() {
 fn computed_base_matches_file_base() {
     // These files give base/input; the computed sets must be subsets, and
     // here they are equal.
-    for rel in ["ggp-repository-base/connectFour.kif", "ggp-repository-base/breakthrough.kif"] {
+    for rel in [
+        "ggp-repository-base/connectFour.kif",
+        "ggp-repository-base/breakthrough.kif",
+    ] {
         let gp = ground(rel);
         assert_eq!(gp.stats.base_not_in_file, 0, "{rel}");
         assert_eq!(gp.stats.input_not_in_file, 0, "{rel}");
@@ -98,7 +109,10 @@ fn budget_error_names_the_relation() {
     let GroundError::Budget { relation, .. } = &err;
     assert!(!relation.is_empty());
     let msg = err.to_string();
-    assert!(msg.contains("budget") && msg.contains(relation.as_str()), "{msg}");
+    assert!(
+        msg.contains("budget") && msg.contains(relation.as_str()),
+        "{msg}"
+    );
     // A roomy rule budget but tiny memory fails too.
     assert!(ground::ground(&p, &Budget::new(usize::MAX, 1 << 10)).is_err());
 }

@@ -124,12 +124,22 @@ fn tictactoe() {
     let mut s = g.initial_state();
     assert_eq!(legal(&g, &s, 0).len(), 9);
     assert_eq!(legal(&g, &s, 1), ["noop"]);
-    for (i, mv) in ["(mark 1 1)", "(mark 1 3)", "(mark 3 1)", "(mark 2 2)", "(mark 2 1)"]
-        .iter()
-        .enumerate()
+    for (i, mv) in [
+        "(mark 1 1)",
+        "(mark 1 3)",
+        "(mark 3 1)",
+        "(mark 2 2)",
+        "(mark 2 1)",
+    ]
+    .iter()
+    .enumerate()
     {
         assert!(!g.is_terminal(&s));
-        let joint = if i % 2 == 0 { [*mv, "noop"] } else { ["noop", *mv] };
+        let joint = if i % 2 == 0 {
+            [*mv, "noop"]
+        } else {
+            ["noop", *mv]
+        };
         s = play(&g, &s, &joint);
     }
     assert!(g.is_terminal(&s));

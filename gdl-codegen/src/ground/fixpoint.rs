@@ -617,13 +617,13 @@ impl Db {
                         if !in_scc(*rel) || delta[*rel].0 == delta[*rel].1 {
                             continue;
                         }
-                        if !delta_plans.contains_key(&(ri, li)) {
-                            let plan =
-                                self.plan(&r.body, Some(li), &in_scc, head_vars(r), r.num_vars);
-                            delta_plans.insert((ri, li), plan);
-                        }
-                        let plan = &delta_plans[&(ri, li)];
-                        self.fire(r, plan, &delta, &mut out, &mut binds, budget)?;
+                        let plan = delta_plans
+                            .entry((ri, li))
+                            .or_insert_with(|| {
+                                self.plan(&r.body, Some(li), &in_scc, head_vars(r), r.num_vars)
+                            })
+                            .clone();
+                        self.fire(r, &plan, &delta, &mut out, &mut binds, budget)?;
                     }
                 }
             }

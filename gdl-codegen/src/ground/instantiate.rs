@@ -168,7 +168,7 @@ pub fn instantiate(
             continue;
         }
         let w = plan.out_vars.len();
-        let solutions = if w == 0 { 1 } else { out.len() / w };
+        let solutions = out.len().checked_div(w).unwrap_or(1);
         binds.clear();
         binds.resize(rule.num_vars, NONE);
         'solution: for s in 0..solutions {

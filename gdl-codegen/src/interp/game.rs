@@ -117,7 +117,9 @@ impl Interpreter {
             kb,
             store: RwLock::new(store),
             roles,
-            init: State { fluents: Box::new([]) },
+            init: State {
+                fluents: Box::new([]),
+            },
             legal: pred(Keyword::Legal),
             next: pred(Keyword::Next),
             goal: pred(Keyword::Goal),
@@ -155,14 +157,26 @@ impl Interpreter {
     ) -> (R, TermStore) {
         let guard = self.read();
         let global: &TermStore = &guard;
-        let mut ctx = Ctx::new(&self.kb, Terms::new(global, &self.syms), state, joint, STACK_BUDGET);
+        let mut ctx = Ctx::new(
+            &self.kb,
+            Terms::new(global, &self.syms),
+            state,
+            joint,
+            STACK_BUDGET,
+        );
         let r = f(&mut ctx);
         if !ctx.aborted {
             return (r, ctx.terms.local);
         }
         drop(ctx);
         let run = |budget: usize| {
-            let mut ctx = Ctx::new(&self.kb, Terms::new(global, &self.syms), state, joint, budget);
+            let mut ctx = Ctx::new(
+                &self.kb,
+                Terms::new(global, &self.syms),
+                state,
+                joint,
+                budget,
+            );
             let r = f(&mut ctx);
             (r, ctx.terms.local)
         };
@@ -198,7 +212,9 @@ impl Interpreter {
         let terms = Terms::new(&guard, &self.syms);
         ids.sort_unstable_by_key(|&f| state_key(&terms, f));
         ids.dedup();
-        State { fluents: ids.into() }
+        State {
+            fluents: ids.into(),
+        }
     }
 
     /// Interns a term read from text into the shared store.
@@ -306,7 +322,9 @@ impl Game for Interpreter {
         let Some(terminal) = self.terminal else {
             return false;
         };
-        let (t, _) = self.query(&state.fluents, &[], |ctx| ctx.query(terminal, &[], &mut Vec::new()) > 0);
+        let (t, _) = self.query(&state.fluents, &[], |ctx| {
+            ctx.query(terminal, &[], &mut Vec::new()) > 0
+        });
         t
     }
 
@@ -342,7 +360,9 @@ impl Game for Interpreter {
     fn apply_unchecked(&self, state: &mut State, joint: &[Move]) {
         let pairs = self.joint_pairs(joint);
         let Some(next) = self.next else {
-            *state = State { fluents: Box::new([]) };
+            *state = State {
+                fluents: Box::new([]),
+            };
             return;
         };
         let (ids, local) = self.query(&state.fluents, &pairs, |ctx| {
@@ -378,7 +398,10 @@ impl Game for Interpreter {
         }
         let terms = read_terms(text, &self.syms)?;
         let [t] = terms.as_slice() else {
-            return Err(ParseError::new(format!("expected one term, found {}", terms.len())));
+            return Err(ParseError::new(format!(
+                "expected one term, found {}",
+                terms.len()
+            )));
         };
         let mut store = self.write();
         Ok(Move(self.intern_read(&mut store, t)))
@@ -388,7 +411,10 @@ impl Game for Interpreter {
         let terms = read_terms(text, &self.syms)?;
         let ids: Vec<u32> = {
             let mut store = self.write();
-            terms.iter().map(|t| self.intern_read(&mut store, t)).collect()
+            terms
+                .iter()
+                .map(|t| self.intern_read(&mut store, t))
+                .collect()
         };
         Ok(self.make_state(ids, &TermStore::new(LOCAL)))
     }

@@ -122,7 +122,11 @@ impl Relation {
             }
             indexes.push((mask, index));
         }
-        Relation { tuples, indexes, all }
+        Relation {
+            tuples,
+            indexes,
+            all,
+        }
     }
 
     /// Indices of the tuples that may agree with a call whose arguments at
@@ -174,7 +178,10 @@ fn compile_term(t: &Term, store: &mut TermStore, program: &Program) -> Pat {
         Term::Var(v) => Pat::Var(*v),
         Term::Const(s) => Pat::Ground(store.intern(&program.symbols, *s, false, &[])),
         Term::Func(f, args) => {
-            let args: Vec<Pat> = args.iter().map(|a| compile_term(a, store, program)).collect();
+            let args: Vec<Pat> = args
+                .iter()
+                .map(|a| compile_term(a, store, program))
+                .collect();
             if args.iter().all(|a| matches!(a, Pat::Ground(_))) {
                 let ids: Vec<u32> = args
                     .iter()
@@ -198,11 +205,13 @@ impl Kb {
         let n = program.preds.len();
         let arity: Vec<usize> = program.preds.iter().map(|p| p.arity).collect();
         let kind: Vec<Kind> = (0..n)
-            .map(|p| match program.pred_keyword(crate::ir::PredId(p as u32)) {
-                Some(Keyword::True) => Kind::True,
-                Some(Keyword::Does) => Kind::Does,
-                _ => Kind::Rules,
-            })
+            .map(
+                |p| match program.pred_keyword(crate::ir::PredId(p as u32)) {
+                    Some(Keyword::True) => Kind::True,
+                    Some(Keyword::Does) => Kind::Does,
+                    _ => Kind::Rules,
+                },
+            )
             .collect();
         let mut rules = Vec::new();
         let mut rules_of = vec![Vec::new(); n];
@@ -214,22 +223,40 @@ impl Kb {
             if kind[hp as usize] != Kind::Rules {
                 continue;
             }
-            let head: Box<[Pat]> = rule.head.args.iter().map(|t| compile_term(t, store, program)).collect();
+            let head: Box<[Pat]> = rule
+                .head
+                .args
+                .iter()
+                .map(|t| compile_term(t, store, program))
+                .collect();
             let body: Vec<Lit> = rule
                 .body
                 .iter()
                 .map(|l| match l {
                     Literal::Pos(a) => {
                         edges[hp as usize].push(a.pred.0);
-                        Lit::Pos(a.pred.0, a.args.iter().map(|t| compile_term(t, store, program)).collect())
+                        Lit::Pos(
+                            a.pred.0,
+                            a.args
+                                .iter()
+                                .map(|t| compile_term(t, store, program))
+                                .collect(),
+                        )
                     }
                     Literal::Neg(a) => {
                         edges[hp as usize].push(a.pred.0);
-                        Lit::Neg(a.pred.0, a.args.iter().map(|t| compile_term(t, store, program)).collect())
+                        Lit::Neg(
+                            a.pred.0,
+                            a.args
+                                .iter()
+                                .map(|t| compile_term(t, store, program))
+                                .collect(),
+                        )
                     }
-                    Literal::Distinct(a, b, _) => {
-                        Lit::Distinct(compile_term(a, store, program), compile_term(b, store, program))
-                    }
+                    Literal::Distinct(a, b, _) => Lit::Distinct(
+                        compile_term(a, store, program),
+                        compile_term(b, store, program),
+                    ),
                 })
                 .collect();
             rules_of[hp as usize].push(rules.len() as u32);

@@ -96,7 +96,13 @@ fn stack_addr() -> usize {
 impl<'a> Ctx<'a> {
     /// A query on `state` (sorted fluent ids) and `joint` (`(role, move)` ids),
     /// allowed `stack_budget` bytes of stack below the caller's frame.
-    pub fn new(kb: &'a Kb, terms: Terms<'a>, state: &'a [u32], joint: &'a [(u32, u32)], stack_budget: usize) -> Self {
+    pub fn new(
+        kb: &'a Kb,
+        terms: Terms<'a>,
+        state: &'a [u32],
+        joint: &'a [(u32, u32)],
+        stack_budget: usize,
+    ) -> Self {
         Ctx {
             kb,
             terms,
@@ -302,7 +308,15 @@ impl<'a> Ctx<'a> {
 
     /// Proves the body of `rule` from step `k` on, adding each head instance
     /// to table `t`.
-    fn solve(&mut self, rule: &'a CRule, plan: &'a Plan, k: usize, base: usize, t: u32, run: usize) {
+    fn solve(
+        &mut self,
+        rule: &'a CRule,
+        plan: &'a Plan,
+        k: usize,
+        base: usize,
+        t: u32,
+        run: usize,
+    ) {
         if self.aborted {
             return;
         }
@@ -463,7 +477,9 @@ impl<'a> Ctx<'a> {
     /// The call key of `args`: the id of each argument ground under the
     /// bindings, [`FREE`] for the others.
     fn make_key(&mut self, args: &[Pat], base: usize) -> Vec<u32> {
-        args.iter().map(|a| self.build(a, base).unwrap_or(FREE)).collect()
+        args.iter()
+            .map(|a| self.build(a, base).unwrap_or(FREE))
+            .collect()
     }
 
     /// Hash of the arguments at `mask` (all ground there by the plan).
@@ -572,8 +588,12 @@ impl<'a> Ctx<'a> {
             Pat::Func(f, args) => (f.0, args.first().and_then(|a| self.build(a, base))),
         };
         let terms = &self.terms;
-        let lo = self.state.partition_point(|&f| state_prefix(terms, f, first.is_some()) < (sym, first.unwrap_or(0)));
-        let hi = self.state.partition_point(|&f| state_prefix(terms, f, first.is_some()) <= (sym, first.unwrap_or(0)));
+        let lo = self.state.partition_point(|&f| {
+            state_prefix(terms, f, first.is_some()) < (sym, first.unwrap_or(0))
+        });
+        let hi = self.state.partition_point(|&f| {
+            state_prefix(terms, f, first.is_some()) <= (sym, first.unwrap_or(0))
+        });
         (lo, hi)
     }
 }
@@ -594,7 +614,9 @@ fn pat_eq(a: &Pat, b: &Pat) -> bool {
     match (a, b) {
         (Pat::Var(x), Pat::Var(y)) => x == y,
         (Pat::Ground(x), Pat::Ground(y)) => x == y,
-        (Pat::Func(f, xs), Pat::Func(g, ys)) => f == g && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| pat_eq(x, y)),
+        (Pat::Func(f, xs), Pat::Func(g, ys)) => {
+            f == g && xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| pat_eq(x, y))
+        }
         _ => false,
     }
 }

@@ -116,13 +116,24 @@ impl TermStore {
         if let Some(id) = self.find(sym, func, args) {
             return id;
         }
-        let text = make_text(syms, sym, func, args.iter().map(|&a| &*self.nodes[(a - self.offset) as usize].text));
+        let text = make_text(
+            syms,
+            sym,
+            func,
+            args.iter()
+                .map(|&a| &*self.nodes[(a - self.offset) as usize].text),
+        );
         self.push(sym, func, args, text)
     }
 }
 
 /// KIF text of a term from its parts: `name`, or `(name arg ..)`.
-fn make_text<'a>(syms: &Symbols, sym: Sym, func: bool, args: impl Iterator<Item = &'a str>) -> String {
+fn make_text<'a>(
+    syms: &Symbols,
+    sym: Sym,
+    func: bool,
+    args: impl Iterator<Item = &'a str>,
+) -> String {
     let name = syms.name(sym);
     if !func {
         return name.to_owned();
@@ -177,7 +188,12 @@ impl<'a> Terms<'a> {
         if let Some(id) = self.local.find(sym, func, args) {
             return id;
         }
-        let text = make_text(self.syms, sym, func, args.iter().map(|&a| &*self.node(a).text));
+        let text = make_text(
+            self.syms,
+            sym,
+            func,
+            args.iter().map(|&a| &*self.node(a).text),
+        );
         self.local.push(sym, func, args, text)
     }
 }
@@ -201,7 +217,11 @@ pub(crate) fn publish(
     let Some(node) = local.get(id) else {
         return id;
     };
-    let args: Vec<u32> = node.args.iter().map(|&a| publish(global, local, syms, memo, a)).collect();
+    let args: Vec<u32> = node
+        .args
+        .iter()
+        .map(|&a| publish(global, local, syms, memo, a))
+        .collect();
     let g = global.intern(syms, node.sym, node.func, &args);
     memo.insert(id, g);
     g

@@ -320,7 +320,6 @@ impl Propnet {
             f(&guard.vals)
         })
     }
-
 }
 
 impl Game for Propnet {
@@ -340,7 +339,9 @@ impl Game for Propnet {
 
     fn legal_moves(&self, state: &PropnetState, role: Role, out: &mut Vec<Move>) {
         out.clear();
-        let Some(legal) = self.legal.get(role) else { return };
+        let Some(legal) = self.legal.get(role) else {
+            return;
+        };
         self.with_values(state, HAVE_STATE, |vals| {
             for &(m, s) in legal {
                 if vals[s as usize] != 0 {
@@ -378,7 +379,11 @@ impl Game for Propnet {
             let s = &mut *guard;
             self.prepare(s, &state.0, HAVE_STATE);
             let vals = &mut s.vals;
-            let valid = |r: usize, mv: Move| self.moves.get(r).is_some_and(|ms| (mv.0 as usize) < ms.len());
+            let valid = |r: usize, mv: Move| {
+                self.moves
+                    .get(r)
+                    .is_some_and(|ms| (mv.0 as usize) < ms.len())
+            };
             for (r, &mv) in joint.iter().enumerate() {
                 if valid(r, mv) {
                     vals[(self.does_start[r] + mv.0) as usize] = 1;
@@ -419,9 +424,9 @@ impl Game for Propnet {
         let Some(map) = self.move_key.get(role) else {
             return Err(ParseError::new(format!("no role {role}")));
         };
-        map.get(&key)
-            .map(|&m| Move(m))
-            .ok_or_else(|| ParseError::new(format!("`{key}` is not a move of {}", self.roles[role])))
+        map.get(&key).map(|&m| Move(m)).ok_or_else(|| {
+            ParseError::new(format!("`{key}` is not a move of {}", self.roles[role]))
+        })
     }
 
     fn parse_state(&self, text: &str) -> Result<PropnetState, ParseError> {
@@ -430,7 +435,11 @@ impl Game for Propnet {
             let key = text::key(term)?;
             match self.fluent_key.get(&key) {
                 Some(&f) => state.set(f as usize),
-                None => return Err(ParseError::new(format!("`{key}` is not a reachable fluent"))),
+                None => {
+                    return Err(ParseError::new(format!(
+                        "`{key}` is not a reachable fluent"
+                    )))
+                }
             }
         }
         Ok(state)

@@ -21,7 +21,7 @@ impl Budget {
     /// Default rule limit: generous for real games (the largest corpus games
     /// that ground have a few million instances), small enough to stop
     /// quickly on games that would need tens of gigabytes.
-    pub const DEFAULT_MAX_RULES: usize = 5_000_000;
+    pub const DEFAULT_MAX_RULES: usize = 8_000_000;
     /// Default memory limit: 4 GiB.
     pub const DEFAULT_MAX_MEMORY: usize = 4 << 30;
 

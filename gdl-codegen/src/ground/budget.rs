@@ -12,21 +12,39 @@ pub struct Budget {
     pub max_rules: usize,
     /// Most memory, in bytes (an estimate of the grounder's own data).
     pub max_memory: usize,
+    /// Most join work (candidate atoms tried), so that joins that derive
+    /// little but search much also fail fast. Derived from `max_rules`.
+    pub max_work: u64,
 }
 
 impl Budget {
     /// Default rule limit: generous for real games (the largest corpus games
     /// that ground have a few million instances), small enough to stop
     /// quickly on games that would need tens of gigabytes.
-    pub const DEFAULT_MAX_RULES: usize = 10_000_000;
+    pub const DEFAULT_MAX_RULES: usize = 8_000_000;
     /// Default memory limit: 4 GiB.
     pub const DEFAULT_MAX_MEMORY: usize = 4 << 30;
 
-    /// A budget with the given limits.
+    /// Join work allowed per unit of `max_rules`.
+    pub const WORK_PER_RULE: u64 = 20;
+
+    /// A budget with the given limits (and join work proportional to the
+    /// rule limit).
     pub fn new(max_rules: usize, max_memory: usize) -> Self {
         Budget {
             max_rules,
             max_memory,
+            max_work: (max_rules as u64).saturating_mul(Self::WORK_PER_RULE),
+        }
+    }
+
+    /// The error of a join that ran out of work while evaluating rules of
+    /// `relation`.
+    pub fn work_error(&self, relation: &str) -> GroundError {
+        GroundError::Budget {
+            relation: relation.to_owned(),
+            what: Limit::Work,
+            limit: self.max_work.min(usize::MAX as u64) as usize,
         }
     }
 
@@ -82,6 +100,8 @@ pub enum Limit {
     Rules,
     /// Memory.
     Memory,
+    /// Join work (atoms tried while matching rule bodies).
+    Work,
 }
 
 /// Why a game could not be ground.
@@ -114,6 +134,10 @@ impl fmt::Display for GroundError {
                 Limit::Rules => write!(
                     f,
                     "grounding budget exceeded: more than {limit} ground rules while instantiating rules of `{relation}` (raise --max-rules)"
+                ),
+                Limit::Work => write!(
+                    f,
+                    "grounding budget exceeded: more than {limit} join steps while evaluating rules of `{relation}` (raise --max-rules)"
                 ),
                 Limit::Memory => write!(
                     f,

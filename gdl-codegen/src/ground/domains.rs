@@ -200,6 +200,7 @@ pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundErro
     relaxed.extend(link(kw(Keyword::Next), base_rel, 1));
     relaxed.extend(link(kw(Keyword::Legal), input_rel, 2));
     let mut db = Db::new(terms, names);
+    db.max_work = budget.max_work;
     db.solve(&relaxed, budget)?;
     Ok(Domains {
         db,

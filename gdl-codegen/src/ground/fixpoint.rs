@@ -187,6 +187,10 @@ pub struct Db {
     index_bytes: usize,
     /// Display names of the relations, for errors.
     pub rel_names: Vec<String>,
+    /// Join work done so far (atoms tried), for the budget.
+    pub work: u64,
+    /// Join work allowed.
+    pub max_work: u64,
 }
 
 const UNBOUND: u32 = u32::MAX;
@@ -201,6 +205,8 @@ impl Db {
             total_tuples: 0,
             index_bytes: 0,
             rel_names,
+            work: 0,
+            max_work: u64::MAX,
         }
     }
 
@@ -288,21 +294,28 @@ impl Db {
         match pat {
             Pat::Var(v) => Some(binds[*v as usize]),
             Pat::Ground(id) => Some(*id),
-            Pat::Func(f, args) => {
-                let mut key = Vec::with_capacity(args.len() + 1);
-                key.push(header(Kind::Func, *f));
-                for a in args.iter() {
-                    key.push(self.lookup(a, binds)?);
-                }
-                self.terms.lookup(&key)
-            }
+            Pat::Func(f, args) => self.lookup_node(header(Kind::Func, *f), args, binds),
         }
     }
 
     /// The atom `rel(args)` under `binds`, if interned.
     pub fn lookup_atom_pat(&self, rel: usize, args: &[Pat], binds: &[u32]) -> Option<u32> {
+        self.lookup_node(header(Kind::Atom, rel as u32), args, binds)
+    }
+
+    /// The node `head(args)` under `binds`, if interned. Keys of up to 15
+    /// arguments are built on the stack: this is the join's hot path.
+    fn lookup_node(&self, head: u32, args: &[Pat], binds: &[u32]) -> Option<u32> {
+        let mut buf = [0u32; 16];
+        if args.len() < buf.len() {
+            buf[0] = head;
+            for (k, a) in args.iter().enumerate() {
+                buf[k + 1] = self.lookup(a, binds)?;
+            }
+            return self.terms.lookup(&buf[..=args.len()]);
+        }
         let mut key = Vec::with_capacity(args.len() + 1);
-        key.push(header(Kind::Atom, rel as u32));
+        key.push(head);
         for a in args {
             key.push(self.lookup(a, binds)?);
         }
@@ -479,14 +492,15 @@ impl Db {
 
     /// Runs `plan`: appends the values of `plan.out_vars` of each solution
     /// to `out`. `delta` gives, per relation, the range of the last round
-    /// (used by `Old` and `Delta` steps). Returns whether any solution exists.
+    /// (used by `Old` and `Delta` steps). Returns whether any solution
+    /// exists, or `None` when the join work exceeds `max_work`.
     pub fn run(
         &mut self,
         plan: &Plan,
         delta: &[(u32, u32)],
         out: &mut Vec<u32>,
         num_vars: usize,
-    ) -> bool {
+    ) -> Option<bool> {
         self.catch_up(plan);
         let ranges: Vec<(u32, u32)> = plan
             .steps
@@ -514,8 +528,13 @@ impl Db {
             trail: Vec::new(),
             key: Vec::new(),
             out,
+            work: self.work,
+            max_work: self.max_work,
         };
-        exec.run(0)
+        let found = exec.run(0);
+        let (work, aborted) = (exec.work, exec.work > exec.max_work);
+        self.work = work;
+        (!aborted).then_some(found)
     }
 
     /// Evaluates `rules` to their least fixpoint, component by component in
@@ -598,13 +617,13 @@ impl Db {
                         if !in_scc(*rel) || delta[*rel].0 == delta[*rel].1 {
                             continue;
                         }
-                        if !delta_plans.contains_key(&(ri, li)) {
-                            let plan =
-                                self.plan(&r.body, Some(li), &in_scc, head_vars(r), r.num_vars);
-                            delta_plans.insert((ri, li), plan);
-                        }
-                        let plan = &delta_plans[&(ri, li)];
-                        self.fire(r, plan, &delta, &mut out, &mut binds, budget)?;
+                        let plan = delta_plans
+                            .entry((ri, li))
+                            .or_insert_with(|| {
+                                self.plan(&r.body, Some(li), &in_scc, head_vars(r), r.num_vars)
+                            })
+                            .clone();
+                        self.fire(r, &plan, &delta, &mut out, &mut binds, budget)?;
                     }
                 }
             }
@@ -623,7 +642,9 @@ impl Db {
         budget: &Budget,
     ) -> Result<(), GroundError> {
         out.clear();
-        let found = self.run(plan, delta, out, rule.num_vars);
+        let Some(found) = self.run(plan, delta, out, rule.num_vars) else {
+            return Err(budget.work_error(&self.rel_names[rule.head_rel]));
+        };
         binds.clear();
         binds.resize(rule.num_vars, UNBOUND);
         let w = plan.out_vars.len();
@@ -732,12 +753,18 @@ struct Exec<'a> {
     trail: Vec<u32>,
     key: Vec<u32>,
     out: &'a mut Vec<u32>,
+    work: u64,
+    max_work: u64,
 }
 
 impl Exec<'_> {
     /// Runs the plan from step `s`; returns whether a solution was found.
     fn run(&mut self, s: usize) -> bool {
         let db = self.db;
+        self.work += 1;
+        if self.work > self.max_work {
+            return false;
+        }
         let Some(step) = self.plan.steps.get(s) else {
             for &v in &self.plan.out_vars {
                 self.out.push(self.binds[v as usize]);
@@ -759,6 +786,9 @@ impl Exec<'_> {
                 match index {
                     None => {
                         for p in lo..hi {
+                            if self.work > self.max_work {
+                                return false;
+                            }
                             if self.try_atom(args, r.tuples[p as usize], s) {
                                 found = true;
                                 if stop_early {
@@ -786,6 +816,9 @@ impl Exec<'_> {
                             list.partition_point(|&p| p < hi)
                         };
                         for &p in &list[a..b] {
+                            if self.work > self.max_work {
+                                return false;
+                            }
                             if self.try_atom(args, r.tuples[p as usize], s) {
                                 found = true;
                                 if stop_early {
@@ -825,6 +858,11 @@ impl Exec<'_> {
 
     /// Matches atom `id`'s arguments against `args`, then runs the rest.
     fn try_atom(&mut self, args: &[Pat], id: u32, s: usize) -> bool {
+        self.work += 1;
+        if self.work > self.max_work {
+            // Out of budget: unwind without further work.
+            return false;
+        }
         let mark = self.trail.len();
         let terms = &self.db.terms;
         let ok = args

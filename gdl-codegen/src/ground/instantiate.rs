@@ -161,12 +161,14 @@ pub fn instantiate(
         }
         let plan = db.plan(&rule.body, None, &no_scc, out_vars, rule.num_vars);
         out.clear();
-        let found = db.run(&plan, &[], &mut out, rule.num_vars);
+        let Some(found) = db.run(&plan, &[], &mut out, rule.num_vars) else {
+            return Err(budget.work_error(&db.rel_names[rule.head_rel]));
+        };
         if !found {
             continue;
         }
         let w = plan.out_vars.len();
-        let solutions = if w == 0 { 1 } else { out.len() / w };
+        let solutions = out.len().checked_div(w).unwrap_or(1);
         binds.clear();
         binds.resize(rule.num_vars, NONE);
         'solution: for s in 0..solutions {

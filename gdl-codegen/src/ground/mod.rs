@@ -49,7 +49,7 @@ pub fn ground(program: &Program, budget: &Budget) -> Result<GroundProgram, Groun
         .zip(&dom.db.rel_names)
         .map(|(r, name)| (name.clone(), r.tuples.len()))
         .collect();
-    sizes.sort_by(|a, b| b.1.cmp(&a.1));
+    sizes.sort_by_key(|s| std::cmp::Reverse(s.1));
     sizes.truncate(5);
     stats.largest_relations = sizes;
     // The file's own base/input, as a check on the computed sets.

@@ -335,8 +335,8 @@ pub fn simplify(raw: Raw, derived_text: &dyn Fn(u32) -> String) -> GroundProgram
     let mut order: Vec<usize> = (0..old_of.len()).collect();
     order.sort_by_key(|&i| (comp[i], i));
     let mut new_id = vec![u32::MAX; n];
-    for a in 0..ni {
-        new_id[a] = a as u32;
+    for (a, id) in new_id.iter_mut().enumerate().take(ni) {
+        *id = a as u32;
     }
     for (k, &i) in order.iter().enumerate() {
         new_id[old_of[i]] = (ni + k) as u32;

@@ -6,7 +6,7 @@
 //! words of the joint move's `does` atoms, then the derived atoms. An atom is
 //! a bit position in that vector.
 
-use crate::ground::{AtomId, GroundProgram, Lit, Output};
+use crate::ground::{AtomId, GroundProgram, Output};
 
 /// Bit position standing for a constant false output.
 pub const FALSE_BIT: u32 = u32::MAX;
@@ -28,6 +28,13 @@ pub struct Layout {
     pub derived_words: usize,
     /// Per role, the bit position of its first move and its number of moves.
     pub role_moves: Vec<(u32, u32)>,
+    /// Position of each derived atom, relative to the derived words.
+    derived_pos: Vec<u32>,
+    /// Word-aligned regions of the derived words holding query outputs in
+    /// output order: one per role for its legal moves (bit `m` is move `m`),
+    /// then one for `next` (bit `f` is fluent `f`). Reading a query's
+    /// outputs is then a copy of words, not a gather of bits.
+    pub regions: Vec<u32>,
 }
 
 fn words(bits: u32) -> usize {
@@ -38,14 +45,45 @@ impl Layout {
     /// The layout of `gp`.
     pub fn new(gp: &GroundProgram) -> Self {
         let fluents = gp.fluents.len() as u32;
+        let ni = gp.num_inputs;
+        // Output regions first, each word-aligned; an atom serving as several
+        // outputs sits in the first region that claims it.
+        let mut derived_pos = vec![u32::MAX; gp.num_derived() as usize];
+        let mut regions = Vec::new();
+        let mut next_free = 0u32;
+        let outputs: Vec<&[Output]> = gp
+            .legal
+            .iter()
+            .map(Vec::as_slice)
+            .chain([gp.next.as_slice()])
+            .collect();
+        for outs in outputs {
+            regions.push(next_free);
+            for (i, o) in outs.iter().enumerate() {
+                if let Output::Atom(a) = o {
+                    if a.0 >= ni && derived_pos[(a.0 - ni) as usize] == u32::MAX {
+                        derived_pos[(a.0 - ni) as usize] = next_free + i as u32;
+                    }
+                }
+            }
+            next_free += (outs.len() as u32).div_ceil(64) * 64;
+        }
+        for p in derived_pos.iter_mut().filter(|p| **p == u32::MAX) {
+            *p = next_free;
+            next_free += 1;
+        }
         let mut layout = Layout {
             fluents,
-            inputs: gp.num_inputs,
+            inputs: ni,
             state_words: words(fluents).max(1),
-            does_words: words(gp.num_inputs - fluents).max(1),
-            derived_words: words(gp.num_derived()).max(1),
+            does_words: words(ni - fluents).max(1),
+            derived_words: words(next_free).max(1),
             role_moves: Vec::new(),
+            derived_pos,
+            regions: Vec::new(),
         };
+        let base = (layout.state_words + layout.does_words) as u32 * 64;
+        layout.regions = regions.iter().map(|r| base + r).collect();
         layout.role_moves = (0..gp.roles.len())
             .map(|r| (layout.pos(gp.does_atom(r, 0)), gp.moves[r].len() as u32))
             .collect();
@@ -65,7 +103,8 @@ impl Layout {
         } else if a < self.inputs {
             self.state_words as u32 * 64 + (a - self.fluents)
         } else {
-            (self.state_words + self.does_words) as u32 * 64 + (a - self.inputs)
+            (self.state_words + self.does_words) as u32 * 64
+                + self.derived_pos[(a - self.inputs) as usize]
         }
     }
 
@@ -77,34 +116,4 @@ impl Layout {
             Output::Atom(a) => self.pos(a),
         }
     }
-}
-
-/// The derived atoms a set of outputs needs, as a membership vector indexed
-/// by derived atom (`atom - num_inputs`).
-pub fn cone(gp: &GroundProgram, outputs: impl IntoIterator<Item = Output>) -> Vec<bool> {
-    let n = gp.num_derived() as usize;
-    let mut need = vec![false; n];
-    let mut stack: Vec<u32> = outputs
-        .into_iter()
-        .filter_map(|o| match o {
-            Output::Atom(a) if a.0 >= gp.num_inputs => Some(a.0),
-            _ => None,
-        })
-        .collect();
-    while let Some(a) = stack.pop() {
-        let i = (a - gp.num_inputs) as usize;
-        if need[i] {
-            continue;
-        }
-        need[i] = true;
-        for rule in gp.rules_of(AtomId(a)) {
-            stack.extend(
-                rule.body
-                    .iter()
-                    .map(|l: &Lit| l.atom().0)
-                    .filter(|&b| b >= gp.num_inputs && !need[(b - gp.num_inputs) as usize]),
-            );
-        }
-    }
-    need
 }

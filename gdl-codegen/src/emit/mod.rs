@@ -24,7 +24,10 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::ground::{AtomId, GroundProgram, Output};
-use layout::{cone, Layout, FALSE_BIT, TRUE_BIT};
+use layout::{Layout, FALSE_BIT, TRUE_BIT};
+
+/// Most literals of a conjunction inlined into its readers.
+const MAX_INLINE: usize = 4;
 
 /// Tests per generated function before a new one is started.
 const CHUNK_WEIGHT: usize = 1500;
@@ -105,8 +108,13 @@ fn lit_usize(n: usize) -> Literal {
 struct Gen<'a> {
     gp: &'a GroundProgram,
     layout: Layout,
-    /// Rule bodies replacing an atom's own (frame rules taken out of it).
+    /// Rule bodies replacing an atom's own (frame rules taken out,
+    /// conjunctions inlined).
     overrides: std::collections::HashMap<u32, Vec<rules::Conj>>,
+    /// The derived atom at each bit position.
+    pos_to_atom: std::collections::HashMap<u32, u32>,
+    /// Whether each derived atom is in a cyclic component.
+    cyclic: Vec<bool>,
     /// Generated functions.
     fns: Vec<TokenStream>,
 }
@@ -187,6 +195,101 @@ impl Gen<'_> {
             Some(c) => c.clone(),
             None => rules::merge(self.gp.rules_of(AtomId(a)), &self.layout),
         }
+    }
+
+    /// Inlines small conjunctions into the rules that read them: an atom
+    /// defined by one conjunction of literals (no `does` set) is replaced,
+    /// where it is read positively, by those literals (at most
+    /// [`MAX_INLINE`] of them), and where it is read negatively, if it is a
+    /// single literal, by that literal negated. The literals then join the
+    /// reader's word-mask tests and its guard, and the atom itself is only
+    /// computed if something still reads it.
+    fn inline_conjunctions(&mut self) {
+        let gp = self.gp;
+        let ni = gp.num_inputs;
+        for comp in &gp.components {
+            for a in comp.start..comp.end {
+                let conjs = self.conjs_of(a);
+                let conjs = if comp.cyclic {
+                    conjs
+                } else {
+                    conjs
+                        .into_iter()
+                        .filter_map(|c| self.inline_conj(c, ni))
+                        .collect()
+                };
+                self.overrides.insert(a, conjs);
+            }
+        }
+    }
+
+    /// One conjunction with its inlinable literals replaced; `None` when it
+    /// can never hold.
+    fn inline_conj(&self, c: rules::Conj, ni: u32) -> Option<rules::Conj> {
+        let mut lits = Vec::with_capacity(c.lits.len());
+        for (p, neg) in c.lits {
+            let Some(&b) = self.pos_to_atom.get(&p) else {
+                lits.push((p, neg));
+                continue;
+            };
+            let body = match self.overrides.get(&b) {
+                Some(body) if !self.cyclic[(b - ni) as usize] => body,
+                _ => {
+                    lits.push((p, neg));
+                    continue;
+                }
+            };
+            match (body.as_slice(), neg) {
+                // Never true: a positive read fails, a negative one holds.
+                ([], false) => return None,
+                ([], true) => {}
+                ([one], false) if one.any.is_empty() && one.lits.len() <= MAX_INLINE => {
+                    lits.extend(one.lits.iter().copied());
+                }
+                ([one], true) if one.any.is_empty() && one.lits.len() == 1 => {
+                    let (q, n) = one.lits[0];
+                    lits.push((q, !n));
+                }
+                ([one], true) if one.any.is_empty() && one.lits.is_empty() => return None,
+                _ => lits.push((p, neg)),
+            }
+        }
+        lits.sort_unstable();
+        lits.dedup();
+        if lits.windows(2).any(|w| w[0].0 == w[1].0) {
+            // Both `q` and `not q`.
+            return None;
+        }
+        Some(rules::Conj { lits, any: c.any })
+    }
+
+    /// The derived atoms a set of outputs needs, by derived index.
+    fn cone(&self, outputs: impl IntoIterator<Item = Output>) -> Vec<bool> {
+        let gp = self.gp;
+        let ni = gp.num_inputs;
+        let mut need = vec![false; gp.num_derived() as usize];
+        let mut stack: Vec<u32> = outputs
+            .into_iter()
+            .filter_map(|o| match o {
+                Output::Atom(a) if a.0 >= ni => Some(a.0),
+                _ => None,
+            })
+            .collect();
+        while let Some(a) = stack.pop() {
+            let i = (a - ni) as usize;
+            if need[i] {
+                continue;
+            }
+            need[i] = true;
+            for c in self.conjs_of(a) {
+                stack.extend(
+                    c.lits
+                        .iter()
+                        .filter_map(|(p, _)| self.pos_to_atom.get(p).copied()),
+                );
+            }
+        }
+        need
     }
 
     /// Frame rules: a fluent's `next` atom holding when the fluent holds and
@@ -370,6 +473,16 @@ impl Gen<'_> {
     }
 }
 
+/// How a query's outputs are read from the value vector into an `out` array.
+struct Gather {
+    /// Copies the output region (a statement reading `v`, writing `out`).
+    copy: TokenStream,
+    /// Functions `fn(v: &Values, out: &mut [u64; N])` patching the rest.
+    patches: Vec<Ident>,
+    /// Length of `out` in words.
+    words: usize,
+}
+
 /// A component to compute: its atoms (bit position and merged rule bodies),
 /// its level (1 + the highest level it reads; inputs are level 0) and, for
 /// single atoms, a literal all its rule bodies share.
@@ -387,23 +500,28 @@ impl Gen<'_> {
     /// value vector, or the constants) into bits `0..sources.len()` of an
     /// output array, straight-line and without branches. Returns the
     /// functions to call and the output's length in words.
-    fn gather_fns(&mut self, prefix: &str, sources: &[u32]) -> (Vec<Ident>, usize) {
+    fn gather_fns(&mut self, prefix: &str, sources: &[u32], region: u32) -> Gather {
         let out_words = sources.len().div_ceil(64).max(1);
         let n = lit_usize(out_words);
+        // The region holds every output computed by a rule of its own in
+        // place: copy its words, then patch the outputs that are constants,
+        // inputs or atoms placed in another region.
+        let first = lit_usize((region / 64) as usize);
+        let last = lit_usize((region / 64) as usize + out_words);
+        let patches: Vec<(usize, u32)> = sources
+            .iter()
+            .enumerate()
+            .filter(|&(i, &src)| src != FALSE_BIT && src != region + i as u32)
+            .map(|(i, &src)| (i, src))
+            .collect();
         let mut names = Vec::new();
-        for (chunk_index, chunk) in sources.chunks(CHUNK_WEIGHT).enumerate() {
-            let base = chunk_index * CHUNK_WEIGHT;
+        for (chunk_index, chunk) in patches.chunks(CHUNK_WEIGHT).enumerate() {
             let stmts: Vec<TokenStream> = chunk
                 .iter()
-                .enumerate()
-                .filter(|&(_, &src)| src != FALSE_BIT)
-                .map(|(i, &src)| {
-                    let dst = base + i;
+                .map(|&(dst, src)| {
                     let (dw, ds) = (lit_usize(dst / 64), (dst % 64) as u32);
                     if src == TRUE_BIT {
-                        let m: Literal = format!("{:#x}", 1u64 << ds)
-                            .parse()
-                            .unwrap_or_else(|_| Literal::u64_unsuffixed(1u64 << ds));
+                        let m = hex_lit(1u64 << ds);
                         return quote!(out[#dw] |= #m;);
                     }
                     let (sw, ss) = (lit_usize((src >> 6) as usize), src & 63);
@@ -430,7 +548,12 @@ impl Gen<'_> {
             });
             names.push(name);
         }
-        (names, out_words)
+        let copy = quote!(out.copy_from_slice(&v[#first..#last]););
+        Gather {
+            copy,
+            patches: names,
+            words: out_words,
+        }
     }
 }
 
@@ -461,9 +584,19 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
         gp,
         layout: layout.clone(),
         overrides: std::collections::HashMap::new(),
+        pos_to_atom: (gp.num_inputs..gp.num_atoms())
+            .map(|a| (layout.pos(AtomId(a)), a))
+            .collect(),
+        cyclic: vec![false; gp.num_derived() as usize],
         fns: Vec::new(),
     };
+    for comp in gp.components.iter().filter(|c| c.cyclic) {
+        for a in comp.start..comp.end {
+            g.cyclic[(a - gp.num_inputs) as usize] = true;
+        }
+    }
     let frames = g.frame_tables();
+    g.inline_conjunctions();
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
     let state = format_ident!("{}State", game);
     let nw = lit_usize(layout.state_words);
@@ -551,21 +684,26 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
             quote!(&#kt)
         });
         does_base.push(lit_u32(layout.pos(gp.does_atom(r, 0))));
-        let need = cone(gp, gp.legal[r].iter().copied());
+        let need = g.cone(gp.legal[r].iter().copied());
         let calls = g.cone_fns(&format!("legal_{r}"), &need);
-        let (gathers, lw) = g.gather_fns(&format!("legal_bits_{r}"), &legal);
-        let lw = lit_usize(lw);
+        let gather = g.gather_fns(&format!("legal_bits_{r}"), &legal, layout.regions[r]);
+        let (lw, copy, patches) = (lit_usize(gather.words), gather.copy, gather.patches);
         let rl = lit_usize(r);
         legal_arms.push(quote! {
             #rl => {
                 #(#calls(&mut v);)*
                 let mut bits = [0u64; #lw];
-                #(#gathers(&v, &mut bits);)*
+                let out_bits = &mut bits;
+                {
+                    let out = &mut *out_bits;
+                    #copy
+                }
+                #(#patches(&v, out_bits);)*
                 push_moves(&bits, out);
             }
         });
     }
-    let next_calls = g.cone_fns("next", &cone(gp, gp.next.iter().copied()));
+    let next_calls = g.cone_fns("next", &g.cone(gp.next.iter().copied()));
     let next_bits: Vec<u32> = gp
         .next
         .iter()
@@ -607,9 +745,10 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
             }
         }
     };
-    let (next_gathers, _) = g.gather_fns("next_state", &next_bits);
-    let terminal_calls = g.cone_fns("terminal", &cone(gp, [gp.terminal]));
-    let goal_need = cone(gp, gp.goal.iter().flatten().map(|&(_, o)| o));
+    let next_gather = g.gather_fns("next_state", &next_bits, layout.regions[num_roles]);
+    let (next_copy, next_patches) = (next_gather.copy, next_gather.patches);
+    let terminal_calls = g.cone_fns("terminal", &g.cone([gp.terminal]));
+    let goal_need = g.cone(gp.goal.iter().flatten().map(|&(_, o)| o));
     let goal_calls = g.cone_fns("goal", &goal_need);
     let goal_tables: Vec<TokenStream> = gp
         .goal
@@ -766,7 +905,11 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
                 }
                 #(#next_calls(&mut v);)*
                 let mut next = [0u64; #nw];
-                #(#next_gathers(&v, &mut next);)*
+                {
+                    let out = &mut next;
+                    #next_copy
+                }
+                #(#next_patches(&v, &mut next);)*
                 #frame_stmt
                 state.0 = next;
             }

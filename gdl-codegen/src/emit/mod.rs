@@ -540,9 +540,15 @@ impl Gen<'_> {
                 })
                 .collect();
             let name = format_ident!("{}_{}", prefix, chunk_index);
+            // Constant patches do not read the value vector.
+            let v = if chunk.iter().all(|&(_, src)| src == TRUE_BIT) {
+                format_ident!("_v")
+            } else {
+                format_ident!("v")
+            };
             self.fns.push(quote! {
                 #[inline(never)]
-                fn #name(v: &Values, out: &mut [u64; #n]) {
+                fn #name(#v: &Values, out: &mut [u64; #n]) {
                     #(#stmts)*
                 }
             });
@@ -636,7 +642,8 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
         .collect();
     let terminal_bit = lit_u32(layout.output_pos(gp.terminal));
 
-    let mut taken = HashSet::new();
+    // `ROLE_NAMES` is a table of the module: no role constant may take it.
+    let mut taken = HashSet::from(["ROLE_NAMES".to_owned()]);
     let role_consts: Vec<TokenStream> = gp
         .roles
         .iter()
@@ -658,6 +665,8 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
 
     let mut move_tables = Vec::new();
     let mut legal_arms = Vec::new();
+    // Whether some role's legal moves compute derived atoms (so that the
+    // value vector is written, and must be `mut`: no warning either way).
     let mut move_refs = Vec::new();
     let mut key_refs = Vec::new();
     let mut does_base = Vec::new();
@@ -684,25 +693,36 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
             quote!(&#kt)
         });
         does_base.push(lit_u32(layout.pos(gp.does_atom(r, 0))));
-        let need = g.cone(gp.legal[r].iter().copied());
-        let calls = g.cone_fns(&format!("legal_{r}"), &need);
         let gather = g.gather_fns(&format!("legal_bits_{r}"), &legal, layout.regions[r]);
         let (lw, copy, patches) = (lit_usize(gather.words), gather.copy, gather.patches);
         let rl = lit_usize(r);
         legal_arms.push(quote! {
             #rl => {
-                #(#calls(&mut v);)*
                 let mut bits = [0u64; #lw];
-                let out_bits = &mut bits;
                 {
-                    let out = &mut *out_bits;
+                    let out = &mut bits;
                     #copy
                 }
-                #(#patches(&v, out_bits);)*
+                #(#patches(v, &mut bits);)*
                 push_moves(&bits, out);
             }
         });
     }
+    let values_binding = |computes: bool| {
+        if computes {
+            quote!(let mut v = values(state);)
+        } else {
+            quote!(let v = values(state);)
+        }
+    };
+    // Legal moves and terminal read one evaluation of the state, kept per
+    // thread: a playout asks both of the same state. Goals, asked at the end
+    // only, have their own.
+    let eval_need = g.cone(gp.legal.iter().flatten().copied().chain([gp.terminal]));
+    let eval_calls = g.cone_fns("eval", &eval_need);
+    let eval_values = values_binding(!eval_calls.is_empty());
+    let goal_calls = g.cone_fns("goal", &g.cone(gp.goal.iter().flatten().map(|&(_, o)| o)));
+    let goal_values = values_binding(!goal_calls.is_empty());
     let next_calls = g.cone_fns("next", &g.cone(gp.next.iter().copied()));
     let next_bits: Vec<u32> = gp
         .next
@@ -747,9 +767,6 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
     };
     let next_gather = g.gather_fns("next_state", &next_bits, layout.regions[num_roles]);
     let (next_copy, next_patches) = (next_gather.copy, next_gather.patches);
-    let terminal_calls = g.cone_fns("terminal", &g.cone([gp.terminal]));
-    let goal_need = g.cone(gp.goal.iter().flatten().map(|&(_, o)| o));
-    let goal_calls = g.cone_fns("goal", &goal_need);
     let goal_tables: Vec<TokenStream> = gp
         .goal
         .iter()
@@ -827,6 +844,34 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
             }
         }
 
+        /// The last state evaluated on this thread, with its value vector.
+        struct EvalCache {
+            state: ::core::option::Option<#state>,
+            v: Values,
+        }
+
+        ::std::thread_local! {
+            static EVAL: ::core::cell::RefCell<EvalCache> = const {
+                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
+            };
+        }
+
+        /// Runs `f` on the evaluation of `state` (legal moves, terminal),
+        /// computing it unless it is this thread's last one.
+        #[inline]
+        fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
+            EVAL.with(|cell| {
+                let mut cache = cell.borrow_mut();
+                if cache.state.as_ref() != Some(state) {
+                    #eval_values
+                    #(#eval_calls(&mut v);)*
+                    cache.v = v;
+                    cache.state = Some(*state);
+                }
+                f(&cache.v)
+            })
+        }
+
         /// A value vector holding `state`.
         #[inline(always)]
         fn values(state: &#state) -> Values {
@@ -862,24 +907,21 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
 
             fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
                 out.clear();
-                let mut v = values(state);
-                match role {
+                with_values(state, |v| match role {
                     #(#legal_arms)*
                     _ => {}
-                }
+                });
             }
 
             fn is_terminal(&self, state: &#state) -> bool {
-                let mut v = values(state);
-                #(#terminal_calls(&mut v);)*
-                test(&v, TERMINAL)
+                with_values(state, |v| test(v, TERMINAL))
             }
 
             fn goal(&self, state: &#state, role: #rt::Role) -> #rt::Goal {
                 let Some(goals) = GOALS.get(role) else {
                     return #rt::Goal::None;
                 };
-                let mut v = values(state);
+                #goal_values
                 #(#goal_calls(&mut v);)*
                 let mut found = None;
                 for &(value, bit) in goals.iter() {

@@ -73,6 +73,7 @@ const RESERVED_TYPES: &[&str] = &[
     "FnOnce",
     "Iterator",
     "ToString",
+    "Values",
 ];
 
 /// Splits a GDL name into alphanumeric words.
@@ -85,19 +86,23 @@ fn words(name: &str) -> Vec<String> {
 
 /// An `UpperCamelCase` type name for a GDL name, never a keyword, a prelude
 /// name or an item of the generated code, and never starting with a digit.
+/// Upper-case words are capitalized (`CHIMPANZEE` gives `Chimpanzee`), so
+/// that a type is never spelled like a constant of the generated code
+/// (`INIT`) nor trips clippy's `upper_case_acronyms`.
 pub fn type_name(name: &str) -> String {
     let mut out: String = words(name)
         .iter()
         .map(|w| {
-            let mut cs = w.chars();
-            match cs.next() {
-                Some(c) => c.to_ascii_uppercase().to_string() + cs.as_str(),
-                None => String::new(),
-            }
+            let rest = if w.bytes().any(|b| b.is_ascii_lowercase()) {
+                w[1..].to_owned()
+            } else {
+                w[1..].to_ascii_lowercase()
+            };
+            w[..1].to_ascii_uppercase() + &rest
         })
         .collect();
     if out.is_empty() {
-        out.push_str("Game");
+        out.push_str("UnnamedGame");
     }
     if out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert_str(0, "Game");
@@ -143,8 +148,12 @@ mod tests {
         assert_eq!(type_name("3pffa"), "Game3pffa");
         assert_eq!(type_name("Vec"), "VecGame");
         assert_eq!(type_name("state"), "StateGame");
-        assert_eq!(type_name("+-+"), "Game");
+        assert_eq!(type_name("+-+"), "UnnamedGame");
         assert_eq!(type_name("self"), "SelfGame");
+        assert_eq!(type_name("CHIMPANZEE.3361621913"), "Chimpanzee3361621913");
+        assert_eq!(type_name("INIT"), "Init");
+        assert_eq!(type_name("VEC"), "VecGame");
+        assert_eq!(type_name("values"), "ValuesGame");
     }
 
     #[test]

@@ -26,6 +26,10 @@ use quote::{format_ident, quote};
 use crate::ground::{AtomId, GroundProgram, Output};
 use layout::{Layout, FALSE_BIT, TRUE_BIT};
 
+/// Largest set of one role's moves a `next` rule may need to be run by
+/// move dispatch rather than tested.
+const DISPATCH_MAX: usize = 32;
+
 /// Most literals of a conjunction inlined into its readers.
 const MAX_INLINE: usize = 4;
 
@@ -292,17 +296,9 @@ impl Gen<'_> {
         need
     }
 
-    /// Frame rules: a fluent's `next` atom holding when the fluent holds and
-    /// one of a set of moves is made, `(true f) ∧ (does r m)` for m in a set,
-    /// the way board games say "a cell keeps its piece unless a move touches
-    /// it". Such rules are taken out of the atom and computed for all
-    /// fluents at once, word by word: `next |= state & (KEEP_0[m_0] | ..)`,
-    /// where `KEEP_r[m]` has the bits of the fluents that role `r`'s move
-    /// `m` keeps. Returns the tables, one per role (empty when unused).
-    fn frame_tables(&mut self) -> Vec<Vec<Vec<u64>>> {
+    /// How often each atom is read: by rule bodies and as an output.
+    fn use_counts(&self) -> Vec<u32> {
         let gp = self.gp;
-        let ni = gp.num_inputs;
-        // Atoms read anywhere but as a `next` output must keep their rules.
         let mut used = vec![0u32; gp.num_atoms() as usize];
         for rule in &gp.rules {
             for l in rule.body.iter() {
@@ -321,6 +317,129 @@ impl Gen<'_> {
                 used[a.0 as usize] += 1;
             }
         }
+        used
+    }
+
+    /// Move dispatch for `next`: rule bodies of a `next` output that need
+    /// one of a few moves of a role (`(does r m)` for m in a small set) are
+    /// taken out of the atom and run only when such a move is made, in a
+    /// `match` on the role's move. A move's effects are then computed
+    /// without testing every other move's. Returns, per role, the arms
+    /// `(move, statement)`, and the atoms those statements read (which the
+    /// `next` evaluation must still compute).
+    fn move_dispatch(&mut self) -> (Vec<Vec<(u32, TokenStream)>>, Vec<Output>) {
+        let gp = self.gp;
+        let ni = gp.num_inputs;
+        let used = self.use_counts();
+        let mut arms: Vec<Vec<(u32, TokenStream)>> = vec![Vec::new(); gp.roles.len()];
+        let mut reads = Vec::new();
+        for out in &gp.next {
+            let Output::Atom(a) = *out else { continue };
+            if a.0 < ni || used[a.0 as usize] != 1 || self.cyclic[(a.0 - ni) as usize] {
+                continue;
+            }
+            let pos = self.layout.pos(a);
+            let (w, shift) = (lit_usize((pos >> 6) as usize), pos & 63);
+            let mut kept = Vec::new();
+            for c in self.conjs_of(a.0) {
+                let per_role: Vec<Vec<u32>> = self
+                    .layout
+                    .role_moves
+                    .iter()
+                    .map(|&(start, n)| {
+                        c.any
+                            .iter()
+                            .filter(|p| (start..start + n).contains(p))
+                            .map(|p| p - start)
+                            .collect()
+                    })
+                    .collect();
+                let small = !c.any.is_empty() && per_role.iter().all(|ms| ms.len() <= DISPATCH_MAX);
+                if !small {
+                    kept.push(c);
+                    continue;
+                }
+                let rest = rules::Conj {
+                    lits: c.lits.clone(),
+                    any: Vec::new(),
+                };
+                let stmt = if rest.lits.is_empty() {
+                    let bit = hex_lit(1u64 << shift);
+                    quote!(v[#w] |= #bit;)
+                } else {
+                    let test = rules::disj_expr(std::slice::from_ref(&rest), &self.layout);
+                    if shift == 0 {
+                        quote!(v[#w] |= u64::from(#test);)
+                    } else {
+                        let shift = lit_u32(shift);
+                        quote!(v[#w] |= u64::from(#test) << #shift;)
+                    }
+                };
+                reads.extend(
+                    rest.lits
+                        .iter()
+                        .filter_map(|(p, _)| self.pos_to_atom.get(p))
+                        .map(|&b| Output::Atom(AtomId(b))),
+                );
+                for (r, ms) in per_role.iter().enumerate() {
+                    arms[r].extend(ms.iter().map(|&m| (m, stmt.clone())));
+                }
+            }
+            self.overrides.insert(a.0, kept);
+        }
+        (arms, reads)
+    }
+
+    /// Emits the dispatch functions of one role: `fn(v, m)` matching on the
+    /// move, split so that no function grows too large.
+    fn dispatch_fns(&mut self, r: usize, mut arms: Vec<(u32, TokenStream)>) -> Vec<Ident> {
+        arms.sort_by_key(|(m, _)| *m);
+        let mut grouped: Vec<(u32, Vec<TokenStream>)> = Vec::new();
+        for (m, stmt) in arms {
+            match grouped.last_mut() {
+                Some((last, stmts)) if *last == m => stmts.push(stmt),
+                _ => grouped.push((m, vec![stmt])),
+            }
+        }
+        let mut names = Vec::new();
+        let mut chunk: Vec<TokenStream> = Vec::new();
+        let mut weight = 0;
+        let total = grouped.len();
+        for (i, (m, stmts)) in grouped.into_iter().enumerate() {
+            weight += stmts.len();
+            let ml = lit_u32(m);
+            chunk.push(quote!(#ml => { #(#stmts)* }));
+            if weight >= CHUNK_WEIGHT || i + 1 == total {
+                let name = format_ident!("next_moves_{}_{}", r, names.len());
+                let arms = std::mem::take(&mut chunk);
+                self.fns.push(quote! {
+                    #[inline(never)]
+                    fn #name(v: &mut Values, m: u32) {
+                        match m {
+                            #(#arms)*
+                            _ => {}
+                        }
+                    }
+                });
+                names.push(name);
+                weight = 0;
+            }
+        }
+        names
+    }
+
+    /// Frame rules: a fluent's `next` atom holding when the fluent holds and
+    /// one of a set of moves is made, `(true f) ∧ (does r m)` for m in a set,
+    /// the way board games say "a cell keeps its piece unless a move touches
+    /// it". Such rules are taken out of the atom and computed for all
+    /// fluents at once, word by word: `next |= state & (KEEP_0[m_0] | ..)`,
+    /// where `KEEP_r[m]` has the bits of the fluents that role `r`'s move
+    /// `m` keeps. Returns the tables, one per role (empty when unused).
+    fn frame_tables(&mut self) -> Vec<Vec<Vec<u64>>> {
+        let gp = self.gp;
+        let ni = gp.num_inputs;
+        // Atoms read anywhere but as a `next` output must keep their rules.
+        let used = self.use_counts();
         let nw = self.layout.state_words;
         let mut tables: Vec<Vec<Vec<u64>>> = self
             .layout
@@ -665,8 +784,6 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
 
     let mut move_tables = Vec::new();
     let mut legal_arms = Vec::new();
-    // Whether some role's legal moves compute derived atoms (so that the
-    // value vector is written, and must be `mut`: no warning either way).
     let mut move_refs = Vec::new();
     let mut key_refs = Vec::new();
     let mut does_base = Vec::new();
@@ -708,6 +825,12 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
             }
         });
     }
+    // With one role, an empty catch-all arm would be clippy's `single_match`.
+    let other_roles = if num_roles == 1 {
+        quote!(_ => out.clear(),)
+    } else {
+        quote!(_ => {})
+    };
     let values_binding = |computes: bool| {
         if computes {
             quote!(let mut v = values(state);)
@@ -723,7 +846,25 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
     let eval_values = values_binding(!eval_calls.is_empty());
     let goal_calls = g.cone_fns("goal", &g.cone(gp.goal.iter().flatten().map(|&(_, o)| o)));
     let goal_values = values_binding(!goal_calls.is_empty());
-    let next_calls = g.cone_fns("next", &g.cone(gp.next.iter().copied()));
+    let (dispatch_arms, dispatch_reads) = g.move_dispatch();
+    let next_calls = g.cone_fns(
+        "next",
+        &g.cone(gp.next.iter().copied().chain(dispatch_reads)),
+    );
+    let dispatch_calls: Vec<TokenStream> = dispatch_arms
+        .into_iter()
+        .enumerate()
+        .filter(|(_, arms)| !arms.is_empty())
+        .map(|(r, arms)| {
+            let fns = g.dispatch_fns(r, arms);
+            let rl = lit_usize(r);
+            quote! {
+                if let Some(mv) = joint.get(#rl) {
+                    #(#fns(&mut v, mv.0);)*
+                }
+            }
+        })
+        .collect();
     let next_bits: Vec<u32> = gp
         .next
         .iter()
@@ -751,8 +892,14 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
         let n = lit_usize(table.len());
         frame_items.push(quote!(static #name: [[u64; #nw]; #n] = [#(#rows),*];));
         let rl = lit_usize(r);
+        // `first()` for role 0: clippy's `get_first`.
+        let get = if r == 0 {
+            quote!(first())
+        } else {
+            quote!(get(#rl))
+        };
         keep_terms.push(quote! {
-            joint.get(#rl).and_then(|m| #name.get(m.0 as usize)).map_or(0, |row| row[w])
+            joint.#get.and_then(|m| #name.get(m.0 as usize)).map_or(0, |row| row[w])
         });
     }
     let frame_stmt = if keep_terms.is_empty() {
@@ -909,7 +1056,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
                 out.clear();
                 with_values(state, |v| match role {
                     #(#legal_arms)*
-                    _ => {}
+                    #other_roles
                 });
             }
 
@@ -946,6 +1093,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
                     }
                 }
                 #(#next_calls(&mut v);)*
+                #(#dispatch_calls)*
                 let mut next = [0u64; #nw];
                 {
                     let out = &mut next;

@@ -42,7 +42,9 @@ pub(crate) fn read_terms(text: &str, syms: &Symbols) -> Result<Vec<Read>, ParseE
                 let t = Read::Func(f, args);
                 match stack.last_mut() {
                     Some((None, _)) => {
-                        return Err(ParseError::new(format!("a list cannot name a function (byte {pos})")))
+                        return Err(ParseError::new(format!(
+                            "a list cannot name a function (byte {pos})"
+                        )))
                     }
                     Some((Some(_), args)) => args.push(t),
                     None => out.push(t),

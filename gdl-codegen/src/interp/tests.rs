@@ -80,7 +80,13 @@ impl Builder {
             if let S::A(h) = &l[0] {
                 match h.to_ascii_lowercase().as_str() {
                     "not" => return Literal::Neg(self.atom(&l[1])),
-                    "distinct" => return Literal::Distinct(self.term(&l[1]), self.term(&l[2]), Span::new(0, 0)),
+                    "distinct" => {
+                        return Literal::Distinct(
+                            self.term(&l[1]),
+                            self.term(&l[2]),
+                            Span::new(0, 0),
+                        )
+                    }
                     _ => {}
                 }
             }
@@ -127,7 +133,11 @@ fn legal(g: &Interpreter, s: &super::State, role: usize) -> Vec<String> {
 }
 
 fn play(g: &Interpreter, s: &super::State, moves: &[&str]) -> super::State {
-    let joint: Vec<Move> = moves.iter().enumerate().map(|(r, m)| g.parse_move(r, m).unwrap()).collect();
+    let joint: Vec<Move> = moves
+        .iter()
+        .enumerate()
+        .map(|(r, m)| g.parse_move(r, m).unwrap())
+        .collect();
     g.next_state(s, &joint).unwrap()
 }
 
@@ -205,7 +215,15 @@ fn recursion_left_and_right() {
     let s = g.initial_state();
     assert_eq!(
         legal(&g, &s, 0),
-        ["(reduce a 0)", "(reduce a 1)", "(reduce c 0)", "(reduce c 1)", "(reduce c 2)", "(reduce c 3)", "(reduce c 4)"]
+        [
+            "(reduce a 0)",
+            "(reduce a 1)",
+            "(reduce c 0)",
+            "(reduce c 1)",
+            "(reduce c 2)",
+            "(reduce c 3)",
+            "(reduce c 4)"
+        ]
     );
 }
 
@@ -227,7 +245,10 @@ fn dynamic_recursion_and_negation() {
          (goal r 50)",
     );
     let s = g.initial_state();
-    assert_eq!(legal(&g, &s, 0), ["(go d)", "(go e)", "(loop a)", "(loop b)", "(loop c)"]);
+    assert_eq!(
+        legal(&g, &s, 0),
+        ["(go d)", "(go e)", "(loop a)", "(loop b)", "(loop c)"]
+    );
     let s2 = play(&g, &s, &["(go e)"]);
     assert_eq!(legal(&g, &s2, 0), ["(loop a)", "(loop b)", "(loop c)"]);
     assert_eq!(g.goal(&s2, 0), Goal::Value(50));
@@ -292,7 +313,8 @@ fn new_terms_built_during_play() {
 fn deep_static_and_dynamic_recursion() {
     // A 3000-long successor chain: static `even` recursion, and a dynamic
     // recursion as deep as the chain.
-    let mut text = String::from("(role r) (init (at 0)) (legal r go) (<= terminal (true (at 3000)))\n");
+    let mut text =
+        String::from("(role r) (init (at 0)) (legal r go) (<= terminal (true (at 3000)))\n");
     for i in 0..3000 {
         text.push_str(&format!("(succ {i} {})\n", i + 1));
     }

@@ -387,10 +387,16 @@ impl Kb {
     /// Orders a rule body for evaluation given the variables bound on entry:
     /// a negation or `distinct` runs as soon as its variables are bound (they
     /// only filter, and negation as failure is only sound on ground atoms);
-    /// otherwise the positive atom with the most ground arguments runs next,
-    /// preferring state and static look-ups over derived relations. A
-    /// negation or `distinct` whose variables never get bound (an unsafe
-    /// rule) runs last.
+    /// otherwise a positive atom whose arguments are all bound (a test), then
+    /// a `true` or `does` atom with a bound argument (a narrow look-up in the
+    /// state), then the first remaining atom in the author's order. Greedily
+    /// picking the atom with the most bound arguments looks attractive but
+    /// can call a derived relation with a large argument still free
+    /// (laikLee_hex's `connection2` before the `append_el` that builds its
+    /// list, which then asks for every list there is); the author's order is
+    /// the one the game was tested with on Prolog-style provers. A negation
+    /// or `distinct` whose variables never get bound (an unsafe rule) runs
+    /// last.
     fn order_body(&self, rule: &CRule, bound: &mut [bool]) -> Vec<Step> {
         let mut left: Vec<u32> = (0..rule.body.len() as u32).collect();
         let mut steps = Vec::with_capacity(left.len());
@@ -401,16 +407,12 @@ impl Kb {
                 Lit::Pos(..) => false,
             });
             let pick = filter.or_else(|| {
-                let mut best: Option<(usize, (bool, usize, u8))> = None;
+                let mut best: Option<(usize, (bool, bool))> = None;
                 for (k, &i) in left.iter().enumerate() {
                     if let Lit::Pos(p, args) = &rule.body[i as usize] {
                         let ground = args.iter().filter(|a| a.bound_by(bound)).count();
-                        let pref = match self.kind[*p as usize] {
-                            Kind::True | Kind::Does => 2,
-                            Kind::Rules if !self.dynamic[*p as usize] => 1,
-                            Kind::Rules => 0,
-                        };
-                        let score = (ground == args.len(), ground, pref);
+                        let state = matches!(self.kind[*p as usize], Kind::True | Kind::Does);
+                        let score = (ground == args.len(), state && ground > 0);
                         if best.is_none_or(|(_, b)| score > b) {
                             best = Some((k, score));
                         }

@@ -345,12 +345,23 @@ impl<'a> Ctx<'a> {
                     }
                 }
                 if let Some(run) = self.runs.pop() {
+                    // Final: the tables evaluated in the last pass (which
+                    // found nothing new, or used no partial answer) and the
+                    // existential ones that have their answer. A member the
+                    // last pass did not reach (its caller was cut short) may
+                    // lack answers: it starts afresh when next called,
+                    // keeping the answers found so far (all sound).
                     for m in run.members {
-                        self.tables[m as usize].status = Status::Complete;
-                        if kb.lazy[(self.tables[m as usize].pred & !EXIST) as usize]
-                            && !self.aborted
-                        {
-                            self.fresh_static.push(m);
+                        let table = &mut self.tables[m as usize];
+                        let saturated = table.pred & EXIST != 0 && table.answers().len() > 0;
+                        if saturated || table.status == Status::Done(run.epoch) {
+                            table.status = Status::Complete;
+                            if kb.lazy[(table.pred & !EXIST) as usize] && !self.aborted {
+                                self.fresh_static.push(m);
+                            }
+                        } else {
+                            table.status = Status::New;
+                            table.member = false;
                         }
                     }
                 }

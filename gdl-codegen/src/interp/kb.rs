@@ -186,15 +186,12 @@ pub(crate) fn key_mask(key: &[u32]) -> u64 {
     m
 }
 
-fn compile_term(t: &Term, store: &mut TermStore, program: &Program) -> Pat {
+fn compile_term(t: &Term, store: &mut TermStore) -> Pat {
     match t {
         Term::Var(v) => Pat::Var(*v),
         Term::Const(s) => Pat::Ground(store.intern(*s, false, &[])),
         Term::Func(f, args) => {
-            let args: Vec<Pat> = args
-                .iter()
-                .map(|a| compile_term(a, store, program))
-                .collect();
+            let args: Vec<Pat> = args.iter().map(|a| compile_term(a, store)).collect();
             if args.iter().all(|a| matches!(a, Pat::Ground(_))) {
                 let ids: Vec<u32> = args
                     .iter()
@@ -240,7 +237,7 @@ impl Kb {
                 .head
                 .args
                 .iter()
-                .map(|t| compile_term(t, store, program))
+                .map(|t| compile_term(t, store))
                 .collect();
             let body: Vec<Lit> = rule
                 .body
@@ -250,26 +247,19 @@ impl Kb {
                         edges[hp as usize].push(a.pred.0);
                         Lit::Pos(
                             a.pred.0,
-                            a.args
-                                .iter()
-                                .map(|t| compile_term(t, store, program))
-                                .collect(),
+                            a.args.iter().map(|t| compile_term(t, store)).collect(),
                         )
                     }
                     Literal::Neg(a) => {
                         edges[hp as usize].push(a.pred.0);
                         Lit::Neg(
                             a.pred.0,
-                            a.args
-                                .iter()
-                                .map(|t| compile_term(t, store, program))
-                                .collect(),
+                            a.args.iter().map(|t| compile_term(t, store)).collect(),
                         )
                     }
-                    Literal::Distinct(a, b, _) => Lit::Distinct(
-                        compile_term(a, store, program),
-                        compile_term(b, store, program),
-                    ),
+                    Literal::Distinct(a, b, _) => {
+                        Lit::Distinct(compile_term(a, store), compile_term(b, store))
+                    }
                 })
                 .collect();
             rules_of[hp as usize].push(rules.len() as u32);

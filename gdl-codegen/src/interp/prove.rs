@@ -79,8 +79,11 @@ impl Table {
 #[derive(Default, Debug)]
 pub(crate) struct StaticCache {
     /// Hash of (relation, key) → entries with that hash.
-    map: RwLock<FxHashMap<u64, Vec<(u32, Box<[u32]>, Arc<TupleSet>)>>>,
+    map: RwLock<FxHashMap<u64, Vec<CacheEntry>>>,
 }
+
+/// A cached call: (call id, key, complete answers).
+type CacheEntry = (u32, Box<[u32]>, Arc<TupleSet>);
 
 fn call_hash(pred: u32, key: &[u32]) -> u64 {
     super::terms::tuple_hash(key) ^ (pred as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)

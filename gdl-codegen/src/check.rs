@@ -43,7 +43,10 @@ pub fn check(program: &Program, complete: bool, diags: &mut Diagnostics) {
     c.keywords(diags, complete);
     c.stratification(diags);
     c.recursion(diags);
-    c.undefined(diags);
+    if complete {
+        // With rules missing, "never defined" would mostly be noise.
+        c.undefined(diags);
+    }
 }
 
 struct Checker<'a> {
@@ -325,14 +328,15 @@ impl Checker<'_> {
                 let (Literal::Pos(a) | Literal::Neg(a)) = lit else {
                     continue;
                 };
-                match self.program.pred_keyword(a.pred) {
-                    Some(kw @ (Keyword::Init | Keyword::Next)) => diags.push(misuse(
+                if let Some(kw @ (Keyword::Init | Keyword::Next)) =
+                    self.program.pred_keyword(a.pred)
+                {
+                    diags.push(misuse(
                         a.span,
                         format!("`{}` in the body of a rule", kw.name()),
                         "not allowed in a body",
                         &format!("GDL: `{}` only appears in rule heads; to test the current state use `true`", kw.name()),
-                    )),
-                    _ => {}
+                    ));
                 }
             }
         }

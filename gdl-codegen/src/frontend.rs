@@ -58,7 +58,7 @@ impl Frontend {
 
 /// Reads, lowers and checks a description held in memory.
 pub fn run(source: SourceFile, options: &Options) -> Frontend {
-    run_with_errors(source, options, Diagnostics::new())
+    run_with_errors(source, options, Diagnostics::new(), None)
 }
 
 /// Reads a description from raw bytes (reporting invalid UTF-8 and oversized
@@ -85,16 +85,41 @@ pub fn run_bytes(name: &str, bytes: &[u8], options: &Options) -> Frontend {
             diagnostics: diags,
         };
     }
-    let (source, _) = SourceFile::from_bytes(name, bytes);
-    run_with_errors(source, options, diags)
+    let (source, invalid_at) = SourceFile::from_bytes(name, bytes);
+    run_with_errors(source, options, diags, invalid_at)
 }
 
-fn run_with_errors(source: SourceFile, options: &Options, mut diags: Diagnostics) -> Frontend {
+/// `invalid_utf8`: where the first invalid UTF-8 sequence of the raw bytes
+/// was (it is one U+FFFD in `source`).
+fn run_with_errors(
+    source: SourceFile,
+    options: &Options,
+    mut diags: Diagnostics,
+    invalid_utf8: Option<usize>,
+) -> Frontend {
     let syntax = options
         .syntax
         .unwrap_or_else(|| Syntax::from_path(&source.name));
     let (ast, parse_diags) = syntax::parse(&source.text, syntax);
     diags.extend(parse_diags);
+    // The readers report invalid UTF-8 where it breaks a token; in a comment
+    // it breaks none, but the file is still not text.
+    if let Some(at) = invalid_utf8 {
+        let reported = diags
+            .iter()
+            .any(|d| d.code == diag::codes::INVALID_UTF8 || d.code == diag::codes::BAD_CHAR);
+        if !reported {
+            diags.push(
+                diag::Diagnostic::error(
+                    diag::codes::INVALID_UTF8,
+                    "the file is not valid UTF-8",
+                    crate::source::Span::new(at, at + '\u{FFFD}'.len_utf8()),
+                )
+                .with_label("here")
+                .with_note("GDL files are text in UTF-8 (or ASCII)"),
+            );
+        }
+    }
     let case_sensitive = options.case_sensitive || syntax.is_case_sensitive();
     let symbols = if case_sensitive {
         Symbols::case_sensitive()

@@ -8,13 +8,19 @@
 
 #![warn(missing_docs)]
 
+pub mod build;
+pub mod cache;
 pub mod check;
+pub mod codegen;
 pub mod deps;
 pub mod diag;
+pub mod emit;
 pub mod frontend;
+pub mod ground;
 pub mod interp;
 pub mod ir;
 pub mod lower;
+pub mod propnet;
 pub mod source;
 pub mod symbols;
 pub mod syntax;

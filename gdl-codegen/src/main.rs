@@ -11,6 +11,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use gdl_codegen::frontend::{self, Frontend, Options};
 use gdl_codegen::syntax::{print, Syntax};
 
+mod commands;
+mod emit_cmd;
+mod ground_cmd;
+
 /// Compile General Game Playing (GDL) game descriptions into Rust, and check,
 /// play and replay them.
 #[derive(Parser, Debug)]
@@ -24,6 +28,17 @@ struct Cli {
 enum Command {
     /// Read and check game descriptions, printing every problem found.
     Check(CheckArgs),
+    /// Replay a conformance trace against a reasoner and report the first difference.
+    Replay(commands::ReplayArgs),
+    /// Play seeded random matches and report their speed and outcomes.
+    Play(commands::PlayArgs),
+    /// Measure seeded random playouts per second on several reasoners in one run.
+    Bench(commands::BenchArgs),
+    /// Ground games: compute reachable fluents and moves, instantiate and
+    /// simplify the rules; print sizes, times (--stats) or the program (--dump).
+    Ground(ground_cmd::GroundArgs),
+    /// Compile a game into a self-contained Rust module (also: `gdl-codegen GAME.kif`).
+    Emit(emit_cmd::EmitArgs),
 }
 
 /// How to read a game file.
@@ -38,7 +53,8 @@ pub struct ReadArgs {
 }
 
 impl ReadArgs {
-    fn options(&self) -> Options {
+    /// The front-end options these flags ask for.
+    pub fn options(&self) -> Options {
         Options {
             syntax: self.syntax.map(SyntaxArg::into_syntax),
             case_sensitive: self.case_sensitive,
@@ -56,7 +72,7 @@ impl SyntaxArg {
     fn into_syntax(self) -> Syntax {
         match self {
             SyntaxArg::Kif => Syntax::Kif,
-            SyntaxArg::Infix => Syntax::Kif,
+            SyntaxArg::Infix => Syntax::Infix,
         }
     }
 }
@@ -81,7 +97,7 @@ struct CheckArgs {
     #[arg(required = true)]
     files: Vec<String>,
     #[command(flatten)]
-    read: ReadArgs,
+    run: commands::RunArgs,
     /// Output format of the diagnostics.
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
@@ -96,6 +112,10 @@ struct CheckArgs {
     /// per role, matches that do not end).
     #[arg(long, value_name = "N")]
     simulate: Option<usize>,
+    /// The reasoner that simulates (default: compiled when the game grounds
+    /// within budget, else the interpreter).
+    #[arg(long, value_enum)]
+    reasoner: Option<commands::Reasoner>,
     /// Step bound of each simulated match.
     #[arg(long, default_value_t = 1000)]
     max_steps: usize,
@@ -112,6 +132,8 @@ pub mod status {
     pub const INVALID: u8 = 1;
     /// Usage or I/O error.
     pub const USAGE: u8 = 2;
+    /// A toolchain or build failure.
+    pub const TOOLCHAIN: u8 = 3;
 }
 
 /// Reads and checks a game file; on failure prints why and returns the exit status.
@@ -141,7 +163,7 @@ fn check(args: &CheckArgs) -> u8 {
     let color = std::io::stdout().is_terminal();
     let mut json = Vec::new();
     for path in &args.files {
-        let fe = match load(path, &args.read) {
+        let fe = match load(path, &args.run.read) {
             Ok(fe) => fe,
             Err(code) => {
                 worst = worst.max(code);
@@ -191,6 +213,17 @@ fn check(args: &CheckArgs) -> u8 {
             worst = worst.max(status::INVALID);
             continue;
         }
+        if let Some(n) = args.simulate {
+            worst = worst.max(commands::simulate(
+                fe,
+                &args.run,
+                args.reasoner,
+                n,
+                args.max_steps,
+                args.seed,
+                args.deny_warnings,
+            ));
+        }
     }
     if args.format == Format::Json {
         println!("{}", serde_json::Value::Array(json));
@@ -199,7 +232,17 @@ fn check(args: &CheckArgs) -> u8 {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // The bare form `gdl-codegen GAME.kif` means `gdl-codegen emit GAME.kif`.
+    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(first) = argv.get(1).and_then(|a| a.to_str()) {
+        let is_game = [".kif", ".lisp", ".hrf", ".gdl"]
+            .iter()
+            .any(|ext| first.to_ascii_lowercase().ends_with(ext));
+        if is_game && !first.starts_with('-') {
+            argv.insert(1, "emit".into());
+        }
+    }
+    let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -212,6 +255,11 @@ fn main() -> ExitCode {
     };
     let code = match &cli.command {
         Command::Check(args) => check(args),
+        Command::Replay(args) => commands::replay(args),
+        Command::Play(args) => commands::play(args),
+        Command::Bench(args) => commands::bench(args),
+        Command::Ground(args) => ground_cmd::run(args),
+        Command::Emit(args) => emit_cmd::run(args),
     };
     ExitCode::from(code)
 }

@@ -17,7 +17,11 @@ enum Expect {
     Reject(&'static [&'static str]),
 }
 
-const UNSAFE: &[&str] = &[codes::UNSAFE_HEAD, codes::UNSAFE_NOT, codes::UNSAFE_DISTINCT];
+const UNSAFE: &[&str] = &[
+    codes::UNSAFE_HEAD,
+    codes::UNSAFE_NOT,
+    codes::UNSAFE_DISTINCT,
+];
 
 fn expectation(file: &str, verdict: &str) -> Expect {
     if file.contains("test_invalid_") && file.contains("arities_differ") {
@@ -59,7 +63,12 @@ fn every_corpus_file_gets_the_validator_verdict() {
             .unwrap_or_else(|| panic!("{file} has no validator verdict"));
         let bytes = std::fs::read(common::games().join(file)).expect("read game");
         let fe = frontend::run_bytes(file, &bytes, &Options::default());
-        let errors: Vec<&str> = fe.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
+        let errors: Vec<&str> = fe
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code)
+            .collect();
         let expect = expectation(file, verdict);
         let ok = match &expect {
             Expect::Accept => errors.is_empty(),
@@ -76,11 +85,20 @@ fn every_corpus_file_gets_the_validator_verdict() {
         if !ok {
             failures.push(format!(
                 "{file}: expected {expect:?}, got errors {errors:?}\n{}",
-                fe.render_diagnostics(false).lines().take(12).collect::<Vec<_>>().join("\n")
+                fe.render_diagnostics(false)
+                    .lines()
+                    .take(12)
+                    .collect::<Vec<_>>()
+                    .join("\n")
             ));
         }
     }
-    assert!(failures.is_empty(), "{} file(s) disagree:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} file(s) disagree:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
     // 11 files the validator rejects (two of them only for `not distinct`,
     // which we accept) plus the two arity test files.
     assert_eq!(rejected, 13, "accepted {accepted}, rejected {rejected}");
@@ -90,11 +108,18 @@ fn every_corpus_file_gets_the_validator_verdict() {
 fn case_is_folded_by_default_and_kept_apart_on_request() {
     let text = "(ROLE White) (role white) (init (Cell 1)) (<= terminal (TRUE (cell 1))) \
                 (<= (legal white noop)) (<= (goal white 100))";
-    let fe = frontend::run(gdl_codegen::source::SourceFile::new("t.kif", text), &Options::default());
+    let fe = frontend::run(
+        gdl_codegen::source::SourceFile::new("t.kif", text),
+        &Options::default(),
+    );
     assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
     let roles = fe.program.roles();
     assert_eq!(roles.len(), 1);
-    assert_eq!(fe.program.symbols.name(roles[0]), "White", "first spelling is shown");
+    assert_eq!(
+        fe.program.symbols.name(roles[0]),
+        "White",
+        "first spelling is shown"
+    );
 
     let cs = Options {
         case_sensitive: true,

@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod cli;
 mod game;
 pub mod montecarlo;
 pub mod perft;

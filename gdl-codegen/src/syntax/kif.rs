@@ -46,6 +46,10 @@ fn read_sexprs(text: &str, diags: &mut Diagnostics) -> Vec<SExpr> {
     let mut stack: Vec<(Vec<SExpr>, usize)> = Vec::new();
     // Depth of lists being skipped because they are too deep.
     let mut skipping = 0usize;
+    // The open top-level form lost a part (a list too deep, an unreadable
+    // atom): it is dropped when it closes, since what is left of it would
+    // only draw misleading reports (a truncated `(f)`, a missing argument).
+    let mut poisoned = false;
     let mut reported_bad = false;
     let mut i = 0;
     while i < bytes.len() {
@@ -72,6 +76,7 @@ fn read_sexprs(text: &str, diags: &mut Diagnostics) -> Vec<SExpr> {
                         )),
                     );
                     skipping = 1;
+                    poisoned = true;
                 } else {
                     stack.push((Vec::new(), i));
                 }
@@ -84,6 +89,7 @@ fn read_sexprs(text: &str, diags: &mut Diagnostics) -> Vec<SExpr> {
                     let list = SExpr::List(items, Span::new(start, i + 1));
                     match stack.last_mut() {
                         Some((parent, _)) => parent.push(list),
+                        None if poisoned => poisoned = false,
                         None => top.push(list),
                     }
                 } else {
@@ -125,6 +131,7 @@ fn read_sexprs(text: &str, diags: &mut Diagnostics) -> Vec<SExpr> {
                         // One report is enough for a binary file.
                         reported_bad = true;
                     }
+                    poisoned |= !stack.is_empty();
                     continue;
                 }
                 if skipping > 0 {
@@ -200,10 +207,13 @@ impl Builder<'_> {
                     return None;
                 };
                 let head = self.sentence(head, "the head of a rule");
-                let body: Vec<_> = items[2..].iter().filter_map(|b| self.literal(b)).collect();
+                // Every literal is read (and its errors reported), but a rule
+                // missing one is dropped: without it the rule would draw
+                // misleading reports (an unsafe variable, an empty body).
+                let body: Vec<_> = items[2..].iter().map(|b| self.literal(b)).collect();
                 Some(Rule {
                     head: head?,
-                    body,
+                    body: body.into_iter().collect::<Option<_>>()?,
                     implication: true,
                     span: *span,
                 })

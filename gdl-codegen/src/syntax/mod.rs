@@ -2,6 +2,7 @@
 //! back to canonical KIF.
 
 pub mod ast;
+pub mod infix;
 pub mod kif;
 pub mod print;
 
@@ -13,6 +14,8 @@ pub enum Syntax {
     /// KIF prefix syntax: `(<= (legal ?p noop) (role ?p))`.
     #[default]
     Kif,
+    /// Infix syntax of the Stanford notes: `legal(P,noop) :- role(P)`.
+    Infix,
 }
 
 impl Syntax {
@@ -20,13 +23,22 @@ impl Syntax {
     pub fn is_case_sensitive(self) -> bool {
         match self {
             Syntax::Kif => false,
+            Syntax::Infix => true,
         }
     }
 
-    /// The syntax a file name implies.
+    /// The syntax a file name implies: infix for `.hrf` (in any case), KIF
+    /// otherwise.
     pub fn from_path(path: &str) -> Syntax {
-        let _ = path;
-        Syntax::Kif
+        let ext = std::path::Path::new(path)
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("");
+        if ext.eq_ignore_ascii_case("hrf") {
+            Syntax::Infix
+        } else {
+            Syntax::Kif
+        }
     }
 }
 
@@ -34,5 +46,6 @@ impl Syntax {
 pub fn parse(text: &str, syntax: Syntax) -> (ast::Description, Diagnostics) {
     match syntax {
         Syntax::Kif => kif::parse(text),
+        Syntax::Infix => infix::parse(text),
     }
 }

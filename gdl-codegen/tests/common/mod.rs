@@ -23,7 +23,10 @@ pub fn corpus_files() -> Vec<String> {
             let path = entry.expect("entry").path();
             if path.is_dir() {
                 dirs.push(path);
-            } else if matches!(path.extension().and_then(|e| e.to_str()), Some("kif" | "lisp")) {
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("kif" | "lisp")
+            ) {
                 let rel = path.strip_prefix(games()).expect("prefix");
                 out.push(rel.to_string_lossy().replace('\\', "/"));
             }

@@ -1,0 +1,84 @@
+//! Compiling games from a build script, in the style of `prost-build`.
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() {
+//!     gdl_codegen::build::Builder::new()
+//!         .compile("games/tictactoe.kif")
+//!         .expect("tic-tac-toe compiles");
+//! }
+//! ```
+//! and in the crate: `include!(concat!(env!("OUT_DIR"), "/tictactoe.rs"));`
+//! defines `TicTacToe`, which implements `gdl_runtime::Game`.
+
+use std::path::{Path, PathBuf};
+
+use crate::codegen::{self, CodegenError, CodegenOptions};
+use crate::ground::Budget;
+
+/// Compiles game files into `OUT_DIR`.
+#[derive(Clone, Debug, Default)]
+pub struct Builder {
+    out_dir: Option<PathBuf>,
+    options: CodegenOptions,
+    type_name: Option<String>,
+}
+
+impl Builder {
+    /// A builder with the default options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Writes into `dir` instead of `$OUT_DIR`.
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Names the generated game type (default: from the file name).
+    pub fn type_name(mut self, name: impl Into<String>) -> Self {
+        self.type_name = Some(name.into());
+        self
+    }
+
+    /// Sets the grounding budget.
+    pub fn budget(mut self, budget: Budget) -> Self {
+        self.options.budget = budget;
+        self
+    }
+
+    /// Sets the path of the runtime crate in generated code (default `::gdl_runtime`).
+    pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
+        self.options.emit.runtime_path = path.into();
+        self
+    }
+
+    /// Compiles `game` into `<out_dir>/<file stem>.rs`, returning that path.
+    /// Prints `cargo:rerun-if-changed` for the game file.
+    pub fn compile(&self, game: impl AsRef<Path>) -> Result<PathBuf, CodegenError> {
+        let game = game.as_ref();
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or_else(|| {
+                    CodegenError::Io(
+                        "OUT_DIR is not set: run from a build script or call out_dir()".into(),
+                    )
+                })?,
+        };
+        println!("cargo:rerun-if-changed={}", game.display());
+        let mut options = self.options.clone();
+        options.emit.type_name = self
+            .type_name
+            .clone()
+            .unwrap_or_else(|| codegen::type_name_for(game));
+        let generated = codegen::generate_file(game, &options)?;
+        let stem = game.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
+        let out = out_dir.join(format!("{stem}.rs"));
+        std::fs::write(&out, generated.code)
+            .map_err(|e| CodegenError::Io(format!("cannot write {}: {e}", out.display())))?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,219 @@
+//! The build cache of compiled games: `--reasoner compiled` generates a game's
+//! code into a small crate here, builds it with cargo in release mode, and
+//! runs the binary.
+//!
+//! Layout: `<cache>/games/g<key>/` holds one crate per game (its
+//! `Cargo.toml`, `src/main.rs`, the generated `src/game.rs`, and a stamp
+//! written after a successful build); `<cache>/target/` is the one cargo
+//! target directory all games share, so `gdl-runtime` is built once. The key
+//! hashes the game text, the options and the compiler version: a second run
+//! of an unchanged game finds the stamp and runs the binary without calling
+//! cargo at all.
+//!
+//! The directory is, in order: the `--cache-dir` option, the
+//! `GDL_CODEGEN_CACHE` environment variable, `$XDG_CACHE_HOME/gdl-codegen`,
+//! `$HOME/.cache/gdl-codegen`, or `gdl-codegen-cache` in the system's
+//! temporary directory.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Environment variable naming the cache directory.
+pub const CACHE_ENV: &str = "GDL_CODEGEN_CACHE";
+
+/// Why a compiled game could not be built.
+#[derive(Debug)]
+pub enum BuildError {
+    /// Writing the crate failed.
+    Io(String),
+    /// cargo could not be started or the build failed.
+    Cargo(String),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Io(e) => write!(f, "cannot prepare the build: {e}"),
+            BuildError::Cargo(e) => write!(f, "building the compiled game failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// A 64-bit FNV-1a hash: stable across platforms and releases, unlike std's
+/// hasher, so cache keys stay valid.
+pub fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in *part {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        // Separate parts so that ("ab", "c") and ("a", "bc") differ.
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The build cache.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    dir: PathBuf,
+}
+
+/// A game crate in the cache.
+#[derive(Clone, Debug)]
+pub struct CachedGame {
+    /// The crate's directory.
+    pub crate_dir: PathBuf,
+    /// The binary, once built.
+    pub binary: PathBuf,
+    stamp: PathBuf,
+    key: String,
+}
+
+impl CachedGame {
+    /// Whether the binary is built and up to date.
+    pub fn is_built(&self) -> bool {
+        self.binary.exists() && std::fs::read_to_string(&self.stamp).is_ok_and(|s| s == self.key)
+    }
+}
+
+impl Cache {
+    /// The cache at `explicit`, or where the environment says (see the module documentation).
+    pub fn locate(explicit: Option<&Path>) -> Cache {
+        let dir = explicit
+            .map(Path::to_path_buf)
+            .or_else(|| std::env::var_os(CACHE_ENV).map(PathBuf::from))
+            .or_else(|| {
+                std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("gdl-codegen"))
+            })
+            .or_else(|| {
+                std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache/gdl-codegen"))
+            })
+            .unwrap_or_else(|| std::env::temp_dir().join("gdl-codegen-cache"));
+        Cache { dir }
+    }
+
+    /// The cache directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The shared cargo target directory.
+    pub fn target_dir(&self) -> PathBuf {
+        self.dir.join("target")
+    }
+
+    /// The crate of a game identified by `key_parts` (game text, options...).
+    pub fn game(&self, key_parts: &[&[u8]]) -> CachedGame {
+        let key = format!(
+            "{:016x}",
+            fnv1a(&[
+                key_parts.concat().as_slice(),
+                env!("CARGO_PKG_VERSION").as_bytes(),
+                compiler_identity().as_bytes(),
+                runtime_dependency().as_bytes(),
+            ])
+        );
+        let name = format!("g{key}");
+        let crate_dir = self.dir.join("games").join(&name);
+        let exe = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+        CachedGame {
+            binary: self.target_dir().join("release").join(exe),
+            stamp: crate_dir.join("built.stamp"),
+            crate_dir,
+            key,
+        }
+    }
+
+    /// Writes the crate of `game` with `code` (a module defining `type_name`),
+    /// and builds it. Cargo's own output goes to standard error.
+    pub fn build(
+        &self,
+        game: &CachedGame,
+        code: &str,
+        type_name: &str,
+        label: &str,
+    ) -> Result<(), BuildError> {
+        let io = |e: std::io::Error| BuildError::Io(format!("{}: {e}", game.crate_dir.display()));
+        std::fs::create_dir_all(game.crate_dir.join("src")).map_err(io)?;
+        let name = game
+            .crate_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("game");
+        let manifest = format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [dependencies]\ngdl-runtime = {}\n\n\
+             [profile.release]\ncodegen-units = 16\ndebug = false\n\n\
+             # Not part of any enclosing workspace.\n[workspace]\n",
+            runtime_dependency()
+        );
+        let main = format!(
+            "//! Runs the commands of `gdl_runtime::cli` on the compiled game.\n\n\
+             mod game;\n\n\
+             fn main() {{\n    std::process::exit(gdl_runtime::cli::main(&game::{type_name}, {label:?}));\n}}\n"
+        );
+        std::fs::write(game.crate_dir.join("Cargo.toml"), manifest).map_err(io)?;
+        std::fs::write(game.crate_dir.join("src/main.rs"), main).map_err(io)?;
+        std::fs::write(game.crate_dir.join("src/game.rs"), code).map_err(io)?;
+        let _ = std::fs::remove_file(&game.stamp);
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let status = Command::new(cargo)
+            .arg("build")
+            .arg("--release")
+            .arg("--quiet")
+            .arg("--manifest-path")
+            .arg(game.crate_dir.join("Cargo.toml"))
+            .arg("--target-dir")
+            .arg(self.target_dir())
+            .status()
+            .map_err(|e| BuildError::Cargo(format!("cannot run cargo: {e}")))?;
+        if !status.success() {
+            return Err(BuildError::Cargo(format!("cargo exited with {status}")));
+        }
+        std::fs::write(&game.stamp, &game.key).map_err(io)?;
+        Ok(())
+    }
+}
+
+/// What identifies this build of the compiler beyond its version: the size
+/// and modification time of the running executable, so that a rebuilt
+/// compiler (same version, different code generator) never reuses a stale
+/// binary.
+fn compiler_identity() -> String {
+    std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .map(|m| format!("{}:{:?}", m.len(), m.modified().ok()))
+        .unwrap_or_default()
+}
+
+/// How the generated crate depends on `gdl-runtime`: by path to the runtime
+/// next to this compiler's sources when it is there, by version otherwise.
+fn runtime_dependency() -> String {
+    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+    match local.canonicalize() {
+        Ok(p) if p.join("Cargo.toml").exists() => {
+            format!("{{ path = {:?} }}", p.display().to_string())
+        }
+        _ => format!("\"{}\"", env!("CARGO_PKG_VERSION")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_depend_on_every_part() {
+        assert_ne!(fnv1a(&[b"ab", b"c"]), fnv1a(&[b"a", b"bc"]));
+        assert_eq!(fnv1a(&[b"game"]), fnv1a(&[b"game"]));
+        let cache = Cache::locate(Some(Path::new("/tmp/x")));
+        assert_ne!(cache.game(&[b"a"]).crate_dir, cache.game(&[b"b"]).crate_dir);
+        assert_eq!(cache.target_dir(), Path::new("/tmp/x/target"));
+    }
+}

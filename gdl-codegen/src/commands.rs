@@ -1,0 +1,420 @@
+//! The commands that run a game on a reasoner: `play`, `replay`, `bench` and
+//! the simulation of `check --simulate`.
+//!
+//! Each command becomes an argument list for `gdl_runtime::cli`, which the
+//! interpreted reasoners run in-process and a compiled game's binary runs in
+//! its own process; both print the same lines.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::Command;
+
+use clap::{Args, ValueEnum};
+use gdl_codegen::cache::Cache;
+use gdl_codegen::codegen::{self, CodegenOptions};
+use gdl_codegen::frontend::Frontend;
+use gdl_codegen::ground::{self, GroundProgram};
+use gdl_codegen::interp::Interpreter;
+use gdl_codegen::propnet::Propnet;
+use gdl_runtime::cli;
+
+use crate::emit_cmd::BudgetArgs;
+use crate::{load_valid, status, ReadArgs};
+
+/// The reasoners a command can run on.
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+pub enum Reasoner {
+    /// The backward-chaining interpreter of the lifted rules.
+    Interpreter,
+    /// The propositional-network interpreter of the ground program.
+    Propnet,
+    /// Specialized Rust generated for the game, built with cargo and cached.
+    Compiled,
+}
+
+impl Reasoner {
+    fn name(self) -> &'static str {
+        match self {
+            Reasoner::Interpreter => "interpreter",
+            Reasoner::Propnet => "propnet",
+            Reasoner::Compiled => "compiled",
+        }
+    }
+}
+
+/// Options shared by the commands that run a game.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub read: ReadArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// Directory of the compiled-game cache (default: $GDL_CODEGEN_CACHE,
+    /// else $XDG_CACHE_HOME/gdl-codegen, else ~/.cache/gdl-codegen).
+    #[arg(long)]
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// Arguments of `replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The game description.
+    game: String,
+    /// Trace files: conformance traces (`.trace`) or Dresden GameController traces (`.trace.xml`).
+    #[arg(required = true)]
+    traces: Vec<String>,
+    #[command(flatten)]
+    run: RunArgs,
+    /// The reasoner to check (default: compiled when the game grounds within budget, else the interpreter).
+    #[arg(long, value_enum)]
+    reasoner: Option<Reasoner>,
+}
+
+/// Arguments of `play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The game description.
+    game: String,
+    #[command(flatten)]
+    run: RunArgs,
+    /// The reasoner to run (default: compiled when the game grounds within budget, else the interpreter).
+    #[arg(long, value_enum)]
+    reasoner: Option<Reasoner>,
+    /// Number of random playouts.
+    #[arg(long, default_value_t = 1000)]
+    playouts: u64,
+    /// Seed of the random move choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Step bound of each playout.
+    #[arg(long, default_value_t = 10_000)]
+    max_steps: usize,
+}
+
+/// Arguments of `bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The game description.
+    game: String,
+    #[command(flatten)]
+    run: RunArgs,
+    /// Reasoners to measure, in one run (repeat the option; default: all three).
+    #[arg(long, value_enum)]
+    reasoner: Vec<Reasoner>,
+    /// Seconds of playouts per reasoner.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Seed of the random move choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Step bound of each playout.
+    #[arg(long, default_value_t = 10_000)]
+    max_steps: usize,
+    /// Print one JSON object per reasoner instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A game loaded for running: its front end, and its ground program when it
+/// grounds within budget.
+struct Loaded {
+    path: String,
+    fe: Frontend,
+    ground: Result<GroundProgram, String>,
+    run: RunArgs,
+}
+
+impl Loaded {
+    fn new(path: &str, run: &RunArgs) -> Result<Loaded, u8> {
+        Ok(Self::from_frontend(path, load_valid(path, &run.read)?, run))
+    }
+
+    fn from_frontend(path: &str, fe: Frontend, run: &RunArgs) -> Loaded {
+        let budget = run
+            .budget
+            .options(&run.read, path, None, "::gdl_runtime")
+            .budget;
+        let ground = ground::ground(&fe.program, &budget).map_err(|e| e.to_string());
+        Loaded {
+            path: path.to_owned(),
+            fe,
+            ground,
+            run: run.clone(),
+        }
+    }
+
+    /// The reasoner to use: the one asked for, or compiled code when the game
+    /// grounds, else the interpreter (with a note).
+    fn choose(&self, asked: Option<Reasoner>) -> Reasoner {
+        match (asked, &self.ground) {
+            (Some(r), _) => r,
+            (None, Ok(_)) => Reasoner::Compiled,
+            (None, Err(e)) => {
+                eprintln!("note: {e}; using the interpreter");
+                Reasoner::Interpreter
+            }
+        }
+    }
+
+    /// Runs `argv` (a `gdl_runtime::cli` command) on `reasoner`.
+    fn run(&self, reasoner: Reasoner, argv: &[String]) -> u8 {
+        let label = self.path.as_str();
+        let code = match reasoner {
+            Reasoner::Interpreter => match Interpreter::new(&self.fe.program) {
+                Ok(game) => cli::run(&game, label, argv),
+                Err(e) => {
+                    eprintln!("error: {label}: cannot build the interpreter: {e}");
+                    return status::INVALID;
+                }
+            },
+            Reasoner::Propnet => match &self.ground {
+                Ok(gp) => cli::run(&Propnet::new(gp), label, argv),
+                Err(e) => {
+                    eprintln!("error: {label}: {e}");
+                    return status::INVALID;
+                }
+            },
+            Reasoner::Compiled => return self.run_compiled(argv),
+        };
+        u8::try_from(code).unwrap_or(status::INVALID)
+    }
+
+    fn run_compiled(&self, argv: &[String]) -> u8 {
+        let binary = match self.compiled_binary() {
+            Ok(b) => b,
+            Err(code) => return code,
+        };
+        match Command::new(&binary).args(argv).status() {
+            Ok(s) => s
+                .code()
+                .and_then(|c| u8::try_from(c).ok())
+                .unwrap_or(status::TOOLCHAIN),
+            Err(e) => {
+                eprintln!("error: cannot run {}: {e}", binary.display());
+                status::TOOLCHAIN
+            }
+        }
+    }
+
+    /// Builds (or finds in the cache) the compiled game's binary.
+    fn compiled_binary(&self) -> Result<PathBuf, u8> {
+        if let Err(e) = &self.ground {
+            eprintln!("error: {}: {e}", self.path);
+            return Err(status::INVALID);
+        }
+        let options: CodegenOptions = self.run.budget.options(
+            &self.run.read,
+            &self.path,
+            Some("CompiledGame"),
+            "::gdl_runtime",
+        );
+        let cache = Cache::locate(self.run.cache_dir.as_deref());
+        let key = format!(
+            "{:?}|{:?}|{:?}",
+            options.frontend, options.budget, options.emit.max_literals
+        );
+        let entry = cache.game(&[self.fe.source.text.as_bytes(), key.as_bytes()]);
+        if entry.is_built() {
+            return Ok(entry.binary);
+        }
+        let generated = codegen::generate(&self.path, self.fe.source.text.as_bytes(), &options)
+            .map_err(|e| {
+                eprint!("{}", e.render(std::io::stderr().is_terminal()));
+                status::INVALID
+            })?;
+        eprintln!(
+            "note: building the compiled game in {}",
+            entry.crate_dir.display()
+        );
+        cache
+            .build(&entry, &generated.code, "CompiledGame", &self.path)
+            .map_err(|e| {
+                eprintln!("error: {e}");
+                status::TOOLCHAIN
+            })?;
+        Ok(entry.binary)
+    }
+}
+
+/// `gdl-codegen replay`.
+pub fn replay(args: &ReplayArgs) -> u8 {
+    let loaded = match Loaded::new(&args.game, &args.run) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let mut argv = vec!["replay".to_owned()];
+    argv.extend(args.traces.iter().cloned());
+    loaded.run(loaded.choose(args.reasoner), &argv)
+}
+
+/// `gdl-codegen play`.
+pub fn play(args: &PlayArgs) -> u8 {
+    let loaded = match Loaded::new(&args.game, &args.run) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let argv = [
+        "play".to_owned(),
+        "--playouts".to_owned(),
+        args.playouts.to_string(),
+        "--seed".to_owned(),
+        args.seed.to_string(),
+        "--max-steps".to_owned(),
+        args.max_steps.to_string(),
+    ];
+    loaded.run(loaded.choose(args.reasoner), &argv)
+}
+
+/// `check --simulate N`, on a game the checker accepted.
+pub fn simulate(
+    fe: Frontend,
+    run: &RunArgs,
+    reasoner: Option<Reasoner>,
+    matches: usize,
+    max_steps: usize,
+    seed: u64,
+    deny_warnings: bool,
+) -> u8 {
+    let path = fe.source.name.clone();
+    let loaded = Loaded::from_frontend(&path, fe, run);
+    let mut argv = vec![
+        "simulate".to_owned(),
+        "--matches".to_owned(),
+        matches.to_string(),
+        "--max-steps".to_owned(),
+        max_steps.to_string(),
+        "--seed".to_owned(),
+        seed.to_string(),
+    ];
+    if deny_warnings {
+        argv.push("--deny-warnings".to_owned());
+    }
+    loaded.run(loaded.choose(reasoner), &argv)
+}
+
+/// `gdl-codegen bench`: every chosen reasoner on the same seed, one after the
+/// other in one run, then the ratios between them.
+pub fn bench(args: &BenchArgs) -> u8 {
+    let loaded = match Loaded::new(&args.game, &args.run) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let reasoners = if args.reasoner.is_empty() {
+        vec![Reasoner::Interpreter, Reasoner::Propnet, Reasoner::Compiled]
+    } else {
+        args.reasoner.clone()
+    };
+    let mut results = Vec::new();
+    let mut worst = status::OK;
+    for r in reasoners {
+        let argv = vec![
+            "bench".to_owned(),
+            "--json".to_owned(),
+            "--reasoner".to_owned(),
+            r.name().to_owned(),
+            "--seconds".to_owned(),
+            args.seconds.to_string(),
+            "--seed".to_owned(),
+            args.seed.to_string(),
+            "--max-steps".to_owned(),
+            args.max_steps.to_string(),
+        ];
+        let result = match r {
+            Reasoner::Compiled => loaded.compiled_binary().and_then(|bin| {
+                let out = Command::new(&bin).args(&argv).output().map_err(|e| {
+                    eprintln!("error: cannot run {}: {e}", bin.display());
+                    status::TOOLCHAIN
+                })?;
+                let text = String::from_utf8_lossy(&out.stdout);
+                serde_json::from_str::<serde_json::Value>(text.trim()).map_err(|e| {
+                    eprintln!("error: unexpected output of the compiled game: {e}");
+                    status::TOOLCHAIN
+                })
+            }),
+            _ => in_process_bench(&loaded, r, args),
+        };
+        match result {
+            Ok(v) => results.push(v),
+            Err(code) => worst = worst.max(code),
+        }
+    }
+    if args.json {
+        for r in &results {
+            println!("{r}");
+        }
+    } else {
+        println!(
+            "{}: {:.1} s of seeded random playouts per reasoner, one thread",
+            args.game, args.seconds
+        );
+        println!(
+            "{:<12} {:>14} {:>14} {:>10}",
+            "reasoner", "playouts/s", "states/s", "playouts"
+        );
+        for r in &results {
+            println!(
+                "{:<12} {:>14.0} {:>14.0} {:>10}",
+                r["reasoner"].as_str().unwrap_or("?"),
+                r["playouts_per_sec"].as_f64().unwrap_or(0.0),
+                r["states_per_sec"].as_f64().unwrap_or(0.0),
+                r["playouts"]
+            );
+        }
+        for (i, a) in results.iter().enumerate() {
+            for b in &results[i + 1..] {
+                let (pa, pb) = (
+                    a["playouts_per_sec"].as_f64().unwrap_or(0.0),
+                    b["playouts_per_sec"].as_f64().unwrap_or(0.0),
+                );
+                if pa > 0.0 {
+                    println!(
+                        "ratio {} / {}: {:.1}x",
+                        b["reasoner"].as_str().unwrap_or("?"),
+                        a["reasoner"].as_str().unwrap_or("?"),
+                        pb / pa
+                    );
+                }
+            }
+        }
+    }
+    worst
+}
+
+fn in_process_bench(
+    loaded: &Loaded,
+    r: Reasoner,
+    args: &BenchArgs,
+) -> Result<serde_json::Value, u8> {
+    let run = |result: cli::BenchResult| {
+        serde_json::from_str(&result.to_json()).map_err(|_| status::INVALID)
+    };
+    match r {
+        Reasoner::Interpreter => {
+            let game = Interpreter::new(&loaded.fe.program).map_err(|e| {
+                eprintln!("error: cannot build the interpreter: {e}");
+                status::INVALID
+            })?;
+            run(cli::bench(
+                &game,
+                r.name(),
+                args.seconds,
+                args.seed,
+                args.max_steps,
+            ))
+        }
+        Reasoner::Propnet => {
+            let gp = loaded.ground.as_ref().map_err(|e| {
+                eprintln!("error: {e}");
+                status::INVALID
+            })?;
+            run(cli::bench(
+                &Propnet::new(gp),
+                r.name(),
+                args.seconds,
+                args.seed,
+                args.max_steps,
+            ))
+        }
+        Reasoner::Compiled => Err(status::INVALID),
+    }
+}

@@ -1,0 +1,115 @@
+//! `gdl-codegen emit GAME` (and the bare `gdl-codegen GAME.kif`): print the
+//! compiled Rust module of a game.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use clap::Args;
+use gdl_codegen::codegen::{self, CodegenError, CodegenOptions};
+use gdl_codegen::emit::EmitOptions;
+use gdl_codegen::ground::Budget;
+
+use crate::{status, ReadArgs};
+
+/// Arguments of `emit`.
+#[derive(Args, Debug)]
+pub struct EmitArgs {
+    /// The game description.
+    pub game: String,
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// Write the module to this file instead of standard output.
+    #[arg(short, long)]
+    pub output: Option<String>,
+    /// Name of the generated game type (default: from the file name).
+    #[arg(long)]
+    pub type_name: Option<String>,
+    /// Path of the runtime crate in the generated code.
+    #[arg(long, default_value = "::gdl_runtime")]
+    pub runtime_path: String,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+}
+
+/// The grounding and compile budgets.
+#[derive(Args, Debug, Clone)]
+pub struct BudgetArgs {
+    /// Most ground rules (and domain atoms) before grounding gives up.
+    #[arg(long, default_value_t = Budget::DEFAULT_MAX_RULES)]
+    pub max_rules: usize,
+    /// Most memory for grounding, in MB.
+    #[arg(long, default_value_t = Budget::DEFAULT_MAX_MEMORY >> 20)]
+    pub max_memory_mb: usize,
+    /// Largest ground program to compile, in rule-body literals.
+    #[arg(long, default_value_t = EmitOptions::default().max_literals)]
+    pub max_compile_literals: usize,
+}
+
+impl BudgetArgs {
+    /// The pipeline options for a game file.
+    pub fn options(
+        &self,
+        read: &ReadArgs,
+        game: &str,
+        type_name: Option<&str>,
+        runtime_path: &str,
+    ) -> CodegenOptions {
+        CodegenOptions {
+            frontend: read.options(),
+            budget: Budget::new(self.max_rules, self.max_memory_mb.saturating_mul(1 << 20)),
+            emit: EmitOptions {
+                type_name: type_name
+                    .map_or_else(|| codegen::type_name_for(Path::new(game)), str::to_owned),
+                runtime_path: runtime_path.to_owned(),
+                source_name: game.to_owned(),
+                case_sensitive: false,
+                max_literals: self.max_compile_literals,
+            },
+        }
+    }
+}
+
+/// Prints why a game could not be compiled; returns the exit status.
+pub fn report(e: &CodegenError) -> u8 {
+    eprint!("{}", e.render(std::io::stderr().is_terminal()));
+    match e {
+        CodegenError::Io(_) => status::USAGE,
+        _ => status::INVALID,
+    }
+}
+
+/// Runs `emit`.
+pub fn run(args: &EmitArgs) -> u8 {
+    let options = args.budget.options(
+        &args.read,
+        &args.game,
+        args.type_name.as_deref(),
+        &args.runtime_path,
+    );
+    let generated = match codegen::generate_file(Path::new(&args.game), &options) {
+        Ok(g) => g,
+        Err(e) => return report(&e),
+    };
+    eprint!(
+        "{}",
+        generated
+            .frontend
+            .render_diagnostics(std::io::stderr().is_terminal())
+    );
+    let written = match &args.output {
+        Some(path) => {
+            std::fs::write(path, &generated.code).map_err(|e| format!("cannot write {path}: {e}"))
+        }
+        None => std::io::stdout()
+            .lock()
+            .write_all(generated.code.as_bytes())
+            .map_err(|e| format!("cannot write to standard output: {e}")),
+    };
+    match written {
+        Ok(()) => status::OK,
+        Err(e) => {
+            eprintln!("error: {e}");
+            status::USAGE
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Limits on grounding, so that a game too large to ground fails fast with
+//! a clear error (and callers can fall back to a lifted reasoner) instead of
+//! exhausting memory.
+
+use std::fmt;
+
+/// How much the grounder may produce before giving up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Most ground rules (instances before simplification), and most atoms
+    /// the domain fixpoint may derive.
+    pub max_rules: usize,
+    /// Most memory, in bytes (an estimate of the grounder's own data).
+    pub max_memory: usize,
+    /// Most join work (candidate atoms tried), so that joins that derive
+    /// little but search much also fail fast. Derived from `max_rules`.
+    pub max_work: u64,
+}
+
+impl Budget {
+    /// Default rule limit: generous for real games (the largest corpus games
+    /// that ground have a few million instances), small enough to stop
+    /// quickly on games that would need tens of gigabytes.
+    pub const DEFAULT_MAX_RULES: usize = 8_000_000;
+    /// Default memory limit: 4 GiB.
+    pub const DEFAULT_MAX_MEMORY: usize = 4 << 30;
+
+    /// Join work allowed per unit of `max_rules`.
+    pub const WORK_PER_RULE: u64 = 20;
+
+    /// A budget with the given limits (and join work proportional to the
+    /// rule limit).
+    pub fn new(max_rules: usize, max_memory: usize) -> Self {
+        Budget {
+            max_rules,
+            max_memory,
+            max_work: (max_rules as u64).saturating_mul(Self::WORK_PER_RULE),
+        }
+    }
+
+    /// The error of a join that ran out of work while evaluating rules of
+    /// `relation`.
+    pub fn work_error(&self, relation: &str) -> GroundError {
+        GroundError::Budget {
+            relation: relation.to_owned(),
+            what: Limit::Work,
+            limit: self.max_work.min(usize::MAX as u64) as usize,
+        }
+    }
+
+    /// Fails when `tuples` atoms exceed the limit.
+    pub fn check_tuples(&self, tuples: usize, relation: &str) -> Result<(), GroundError> {
+        if tuples > self.max_rules {
+            return Err(GroundError::Budget {
+                relation: relation.to_owned(),
+                what: Limit::Atoms,
+                limit: self.max_rules,
+            });
+        }
+        Ok(())
+    }
+
+    /// Fails when `rules` ground rules exceed the limit.
+    pub fn check_rules(&self, rules: usize, relation: &str) -> Result<(), GroundError> {
+        if rules > self.max_rules {
+            return Err(GroundError::Budget {
+                relation: relation.to_owned(),
+                what: Limit::Rules,
+                limit: self.max_rules,
+            });
+        }
+        Ok(())
+    }
+
+    /// Fails when `bytes` exceed the memory limit.
+    pub fn check_memory(&self, bytes: usize, relation: &str) -> Result<(), GroundError> {
+        if bytes > self.max_memory {
+            return Err(GroundError::Budget {
+                relation: relation.to_owned(),
+                what: Limit::Memory,
+                limit: self.max_memory,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget::new(Self::DEFAULT_MAX_RULES, Self::DEFAULT_MAX_MEMORY)
+    }
+}
+
+/// Which limit of a [`Budget`] was hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// Atoms derived by the domain fixpoint.
+    Atoms,
+    /// Ground rule instances.
+    Rules,
+    /// Memory.
+    Memory,
+    /// Join work (atoms tried while matching rule bodies).
+    Work,
+}
+
+/// Why a game could not be ground.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GroundError {
+    /// The game exceeds the budget; `relation` is the relation whose growth
+    /// hit the limit (GDL text such as `next/1`).
+    Budget {
+        /// The relation being derived or instantiated when the limit was hit.
+        relation: String,
+        /// Which limit.
+        what: Limit,
+        /// The limit's value.
+        limit: usize,
+    },
+}
+
+impl fmt::Display for GroundError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GroundError::Budget {
+                relation,
+                what,
+                limit,
+            } => match what {
+                Limit::Atoms => write!(
+                    f,
+                    "grounding budget exceeded: more than {limit} ground atoms while deriving relation `{relation}` (raise --max-rules)"
+                ),
+                Limit::Rules => write!(
+                    f,
+                    "grounding budget exceeded: more than {limit} ground rules while instantiating rules of `{relation}` (raise --max-rules)"
+                ),
+                Limit::Work => write!(
+                    f,
+                    "grounding budget exceeded: more than {limit} join steps while evaluating rules of `{relation}` (raise --max-rules)"
+                ),
+                Limit::Memory => write!(
+                    f,
+                    "grounding budget exceeded: more than {} MB of memory while deriving `{relation}` (raise --max-memory-mb)",
+                    limit >> 20
+                ),
+            },
+        }
+    }
+}
+
+impl std::error::Error for GroundError {}

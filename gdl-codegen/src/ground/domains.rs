@@ -1,0 +1,212 @@
+//! Domains: which relations are static, and the reachable fluents (`base`)
+//! and moves (`input`), by the one-step relaxed fixpoint of Vittaut & Méhat
+//! ("Efficient grounding of game descriptions with tabling", §4.2).
+//!
+//! The relaxed program is the game with every negative literal on a dynamic
+//! relation dropped, `true` read as `base` and `does` as `input`, plus
+//! `base(X) <= init(X)`, `base(X) <= next(X)` and `input(R, M) <= legal(R, M)`.
+//! It is monotone in `base`/`input`, so its least fixpoint over-approximates
+//! every relation in every reachable state: the fluents, moves and dynamic
+//! atoms found are a superset of those that can ever hold, and static
+//! relations (which depend on neither `true` nor `does`) come out exact.
+//!
+//! The file's own `base`/`input` rules stay ordinary (static) relations:
+//! they are only compared with the computed sets, being often looser.
+
+use super::budget::{Budget, GroundError};
+use super::fixpoint::{CRule, Db, Lit, Pat};
+use super::terms::Terms;
+use crate::ir::{Keyword, Literal, PredId, Program};
+
+/// A body literal that stays in ground rules: one on a dynamic relation.
+#[derive(Clone, Debug)]
+pub struct EmitLit {
+    /// Under `not`.
+    pub negated: bool,
+    /// The relation in the domain database (computed `base` for `true`,
+    /// computed `input` for `does`).
+    pub rel: usize,
+    /// The arguments.
+    pub args: Box<[Pat]>,
+}
+
+/// A rule prepared for the fixpoint and for instantiation.
+#[derive(Clone, Debug)]
+pub struct RuleInfo {
+    /// Index in [`Program::rules`].
+    pub source: usize,
+    /// The relaxed rule: positive literals, negations of static relations,
+    /// `distinct`.
+    pub relaxed: CRule,
+    /// Whether the head relation stays in the ground program.
+    pub head_dynamic: bool,
+    /// The literals on dynamic relations, in source order.
+    pub emit: Vec<EmitLit>,
+}
+
+/// The outcome of the domain computation.
+#[derive(Debug)]
+pub struct Domains {
+    /// Every relation's atoms in the relaxed fixpoint. Relations `0..n` are
+    /// the program's (by [`PredId`]), then the computed `base` and `input`.
+    pub db: Db,
+    /// Whether each program relation is dynamic (depends on `true` or
+    /// `does`, or is `legal`, `next`, `goal` or `terminal`, or depends on one).
+    pub dynamic: Vec<bool>,
+    /// Relation index of the computed `base`.
+    pub base_rel: usize,
+    /// Relation index of the computed `input`.
+    pub input_rel: usize,
+    /// The program's rules, prepared.
+    pub rules: Vec<RuleInfo>,
+}
+
+/// Display name of a relation: `name/arity`.
+pub fn rel_name(program: &Program, p: PredId) -> String {
+    let info = program.pred(p);
+    let name = program.symbols.name(info.name);
+    if info.parens {
+        format!("({name})/0")
+    } else {
+        format!("{name}/{}", info.arity)
+    }
+}
+
+/// Which relations are dynamic.
+pub fn dynamic_relations(program: &Program) -> Vec<bool> {
+    let mut dynamic = vec![false; program.preds.len()];
+    for kw in [
+        Keyword::True,
+        Keyword::Does,
+        Keyword::Legal,
+        Keyword::Next,
+        Keyword::Goal,
+        Keyword::Terminal,
+    ] {
+        if let Some(p) = program.keyword_pred(kw) {
+            dynamic[p.0 as usize] = true;
+        }
+    }
+    // Propagate along dependencies until nothing changes. Each pass is
+    // linear; passes are bounded by the length of the longest chain.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for rule in &program.rules {
+            let h = rule.head.pred.0 as usize;
+            if dynamic[h] {
+                continue;
+            }
+            let dep = rule.body.iter().any(|l| match l {
+                Literal::Pos(a) | Literal::Neg(a) => dynamic[a.pred.0 as usize],
+                Literal::Distinct(..) => false,
+            });
+            if dep {
+                dynamic[h] = true;
+                changed = true;
+            }
+        }
+    }
+    dynamic
+}
+
+/// Computes static relations exactly and over-approximations of `base`,
+/// `input` and every dynamic relation.
+pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundError> {
+    let n = program.preds.len();
+    let base_rel = n;
+    let input_rel = n + 1;
+    let mut names: Vec<String> = (0..n)
+        .map(|i| rel_name(program, PredId(i as u32)))
+        .collect();
+    names.push("base (computed)".into());
+    names.push("input (computed)".into());
+    let dynamic = dynamic_relations(program);
+    let kw = |k| program.keyword_pred(k).map(|p| p.0 as usize);
+    let (true_p, does_p) = (kw(Keyword::True), kw(Keyword::Does));
+    let mut terms = Terms::new();
+    let mut rules = Vec::with_capacity(program.rules.len());
+    for (source, rule) in program.rules.iter().enumerate() {
+        let rel_of = |p: PredId| {
+            let p = p.0 as usize;
+            if Some(p) == true_p {
+                base_rel
+            } else if Some(p) == does_p {
+                input_rel
+            } else {
+                p
+            }
+        };
+        let mut body = Vec::with_capacity(rule.body.len());
+        let mut emit = Vec::new();
+        for lit in &rule.body {
+            match lit {
+                Literal::Pos(a) | Literal::Neg(a) => {
+                    let negated = matches!(lit, Literal::Neg(_));
+                    let args: Box<[Pat]> =
+                        a.args.iter().map(|t| Pat::compile(&mut terms, t)).collect();
+                    let rel = rel_of(a.pred);
+                    let dyn_lit = dynamic[a.pred.0 as usize];
+                    if dyn_lit {
+                        emit.push(EmitLit {
+                            negated,
+                            rel,
+                            args: args.clone(),
+                        });
+                    }
+                    if !negated {
+                        body.push(Lit::Pos(rel, args));
+                    } else if !dyn_lit {
+                        body.push(Lit::Neg(rel, args));
+                    }
+                }
+                Literal::Distinct(a, b, _) => body.push(Lit::Distinct(
+                    Pat::compile(&mut terms, a),
+                    Pat::compile(&mut terms, b),
+                )),
+            }
+        }
+        rules.push(RuleInfo {
+            source,
+            relaxed: CRule {
+                head_rel: rule.head.pred.0 as usize,
+                head: rule
+                    .head
+                    .args
+                    .iter()
+                    .map(|t| Pat::compile(&mut terms, t))
+                    .collect(),
+                body,
+                num_vars: rule.num_vars(),
+            },
+            head_dynamic: dynamic[rule.head.pred.0 as usize],
+            emit,
+        });
+    }
+    let mut relaxed: Vec<CRule> = rules.iter().map(|r| r.relaxed.clone()).collect();
+    // base(X) <= init(X); base(X) <= next(X); input(R, M) <= legal(R, M).
+    let link = |from: Option<usize>, to: usize, arity: usize| {
+        from.map(|f| {
+            let args: Box<[Pat]> = (0..arity as u32).map(Pat::Var).collect();
+            CRule {
+                head_rel: to,
+                head: args.clone(),
+                body: vec![Lit::Pos(f, args)],
+                num_vars: arity,
+            }
+        })
+    };
+    relaxed.extend(link(kw(Keyword::Init), base_rel, 1));
+    relaxed.extend(link(kw(Keyword::Next), base_rel, 1));
+    relaxed.extend(link(kw(Keyword::Legal), input_rel, 2));
+    let mut db = Db::new(terms, names);
+    db.max_work = budget.max_work;
+    db.solve(&relaxed, budget)?;
+    Ok(Domains {
+        db,
+        dynamic,
+        base_rel,
+        input_rel,
+        rules,
+    })
+}

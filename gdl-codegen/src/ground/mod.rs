@@ -1,0 +1,93 @@
+//! The grounder: from a checked program to an explicit ground program
+//! ([`GroundProgram`]) whose inputs are the fluents and moves and whose
+//! outputs are `legal`, `next`, `terminal` and `goal`.
+//!
+//! Phases (each timed in [`GroundStats`]):
+//! 1. [`domains`]: static relations evaluated once, and the reachable
+//!    fluents and moves by the one-step relaxed fixpoint ([`fixpoint`]
+//!    evaluates it bottom-up, semi-naively, with hash indexes);
+//! 2. [`instantiate`]: every dynamic rule over the domains, static literals
+//!    decided and dropped;
+//! 3. [`simplify`]: constants, duplicates, aliases, dead atoms; then a
+//!    topological order with cyclic components flagged.
+//!
+//! A [`Budget`] bounds the work; exceeding it is a [`GroundError`] that
+//! names the relation that blew up.
+
+pub mod budget;
+pub mod domains;
+pub mod fixpoint;
+pub mod instantiate;
+pub mod program;
+pub mod simplify;
+pub mod terms;
+
+use std::time::Instant;
+
+pub use budget::{Budget, GroundError, Limit};
+pub use program::{AtomId, Component, GroundProgram, GroundRule, GroundStats, Lit, Output};
+
+use crate::ir::{Keyword, Program};
+
+/// Grounds a valid program within `budget`.
+pub fn ground(program: &Program, budget: &Budget) -> Result<GroundProgram, GroundError> {
+    let t0 = Instant::now();
+    let mut dom = domains::compute(program, budget)?;
+    let t1 = Instant::now();
+    let raw = instantiate::instantiate(program, &mut dom, budget)?;
+    let t2 = Instant::now();
+    let mut stats = GroundStats {
+        domain_atoms: dom.db.total_tuples,
+        instances: raw.instances,
+        raw_derived: raw.derived.len(),
+        ..GroundStats::default()
+    };
+    let mut sizes: Vec<(String, usize)> = dom
+        .db
+        .rels
+        .iter()
+        .zip(&dom.db.rel_names)
+        .map(|(r, name)| (name.clone(), r.tuples.len()))
+        .collect();
+    sizes.sort_by_key(|s| std::cmp::Reverse(s.1));
+    sizes.truncate(5);
+    stats.largest_relations = sizes;
+    // The file's own base/input, as a check on the computed sets.
+    let db = &dom.db;
+    if let Some(p) = program.keyword_pred(Keyword::Base) {
+        let file = &db.rels[p.0 as usize];
+        if !file.tuples.is_empty() {
+            stats.file_base = Some(file.tuples.len());
+            stats.base_not_in_file = db.rels[dom.base_rel]
+                .tuples
+                .iter()
+                .filter(|&&a| {
+                    !db.lookup_atom(p.0 as usize, db.terms.args(a))
+                        .is_some_and(|x| db.contains(x))
+                })
+                .count();
+        }
+    }
+    if let Some(p) = program.keyword_pred(Keyword::Input) {
+        let file = &db.rels[p.0 as usize];
+        if !file.tuples.is_empty() {
+            stats.file_input = Some(file.tuples.len());
+            stats.input_not_in_file = db.rels[dom.input_rel]
+                .tuples
+                .iter()
+                .filter(|&&a| {
+                    !db.lookup_atom(p.0 as usize, db.terms.args(a))
+                        .is_some_and(|x| db.contains(x))
+                })
+                .count();
+        }
+    }
+    let text = |t: u32| db.terms.text(program, t);
+    let mut gp = simplify::simplify(raw, &text);
+    let t3 = Instant::now();
+    stats.domains_time = t1 - t0;
+    stats.instantiate_time = t2 - t1;
+    stats.simplify_time = t3 - t2;
+    gp.stats = stats;
+    Ok(gp)
+}

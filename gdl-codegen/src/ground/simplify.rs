@@ -1,0 +1,426 @@
+//! Simplification of the instantiated rules, then ordering.
+//!
+//! - Bodies are sorted and deduplicated; a body with `a` and `not a` is
+//!   dropped.
+//! - Constant propagation: an atom with no rule is false, one with an empty
+//!   body is true; literals on constants vanish or kill their rule, to a
+//!   fixpoint (worklist, linear in the program's size).
+//! - Duplicate rules are dropped.
+//! - Aliases (an atom defined by one rule of one literal) are replaced by
+//!   that literal everywhere; an output aliasing a positive literal points
+//!   at its atom directly.
+//! - Atoms no output depends on are removed.
+//! - Derived atoms are renumbered in a topological order of their strongly
+//!   connected components, and rules sorted by head.
+
+use rustc_hash::FxHashSet;
+
+use super::instantiate::Raw;
+use super::program::{AtomId, Component, GroundProgram, GroundRule, Lit, Output};
+use crate::deps::tarjan_adj;
+
+const UNKNOWN: i8 = 0;
+
+/// Working form: rules as (head, body) with constant values per atom.
+struct Work {
+    num_inputs: u32,
+    num_atoms: u32,
+    rules: Vec<(u32, Vec<Lit>)>,
+    legal: Vec<Vec<Output>>,
+    next: Vec<Output>,
+    terminal: Output,
+    goal: Vec<Vec<(u8, Output)>>,
+}
+
+impl Work {
+    fn outputs_mut(&mut self) -> impl Iterator<Item = &mut Output> {
+        self.legal
+            .iter_mut()
+            .flatten()
+            .chain(self.next.iter_mut())
+            .chain(std::iter::once(&mut self.terminal))
+            .chain(self.goal.iter_mut().flatten().map(|(_, o)| o))
+    }
+
+    fn outputs(&self) -> Vec<Output> {
+        let mut v: Vec<Output> = self.legal.iter().flatten().copied().collect();
+        v.extend(self.next.iter().copied());
+        v.push(self.terminal);
+        v.extend(self.goal.iter().flatten().map(|&(_, o)| o));
+        v
+    }
+
+    /// Sorts and dedups bodies; drops contradictory ones.
+    fn normalize(&mut self) {
+        self.rules.retain_mut(|(_, body)| {
+            body.sort_unstable();
+            body.dedup();
+            !body.windows(2).any(|w| w[0].0 ^ 1 == w[1].0)
+        });
+    }
+
+    /// Constant propagation, then removal of constant atoms' rules and of
+    /// satisfied literals.
+    fn propagate(&mut self) {
+        let n = self.num_atoms as usize;
+        let mut val = vec![UNKNOWN; n];
+        let mut alive_rules = vec![0u32; n];
+        for (h, _) in &self.rules {
+            alive_rules[*h as usize] += 1;
+        }
+        // Occurrences: atom -> rules mentioning it (CSR).
+        let mut occ_start = vec![0u32; n + 1];
+        for (_, body) in &self.rules {
+            for l in body {
+                occ_start[l.atom().0 as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            occ_start[i + 1] += occ_start[i];
+        }
+        let mut fill = occ_start.clone();
+        let mut occ = vec![0u32; occ_start[n] as usize];
+        for (ri, (_, body)) in self.rules.iter().enumerate() {
+            for l in body {
+                let a = l.atom().0 as usize;
+                occ[fill[a] as usize] = ri as u32;
+                fill[a] += 1;
+            }
+        }
+        let mut remaining: Vec<u32> = self.rules.iter().map(|(_, b)| b.len() as u32).collect();
+        let mut alive = vec![true; self.rules.len()];
+        let mut queue = Vec::new();
+        for a in self.num_inputs as usize..n {
+            if alive_rules[a] == 0 {
+                val[a] = -1;
+                queue.push(a as u32);
+            }
+        }
+        for (ri, (h, body)) in self.rules.iter().enumerate() {
+            if body.is_empty() && val[*h as usize] == UNKNOWN {
+                val[*h as usize] = 1;
+                queue.push(*h);
+                let _ = ri;
+            }
+        }
+        while let Some(a) = queue.pop() {
+            let v = val[a as usize];
+            for &ri in &occ[occ_start[a as usize] as usize..occ_start[a as usize + 1] as usize] {
+                let ri = ri as usize;
+                if !alive[ri] {
+                    continue;
+                }
+                let (h, body) = &self.rules[ri];
+                let h = *h as usize;
+                // The literal(s) of `a` in this body (deduplicated, and not
+                // both signs: normalize() dropped those).
+                let lit = body.iter().find(|l| l.atom().0 == a).copied();
+                let Some(lit) = lit else { continue };
+                let satisfied = (v == 1) != lit.is_negated();
+                if satisfied {
+                    remaining[ri] -= 1;
+                    if remaining[ri] == 0 && val[h] == UNKNOWN {
+                        val[h] = 1;
+                        queue.push(h as u32);
+                    }
+                } else {
+                    alive[ri] = false;
+                    alive_rules[h] -= 1;
+                    if alive_rules[h] == 0 && val[h] == UNKNOWN {
+                        val[h] = -1;
+                        queue.push(h as u32);
+                    }
+                }
+            }
+        }
+        let rules = std::mem::take(&mut self.rules);
+        self.rules = rules
+            .into_iter()
+            .zip(alive)
+            .filter(|((h, _), alive)| *alive && val[*h as usize] == UNKNOWN)
+            .map(|((h, mut body), _)| {
+                body.retain(|l| val[l.atom().0 as usize] == UNKNOWN);
+                (h, body)
+            })
+            .collect();
+        for o in self.outputs_mut() {
+            if let Output::Atom(a) = *o {
+                match val[a.0 as usize] {
+                    1 => *o = Output::True,
+                    -1 => *o = Output::False,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn dedup_rules(&mut self) {
+        let mut seen = FxHashSet::default();
+        self.rules.retain(|r| seen.insert(r.clone()));
+    }
+
+    /// Replaces aliases by their definitions; returns whether any was found.
+    fn inline_aliases(&mut self) -> bool {
+        let n = self.num_atoms as usize;
+        let mut count = vec![0u32; n];
+        for (h, _) in &self.rules {
+            count[*h as usize] += 1;
+        }
+        let mut alias: Vec<Option<Lit>> = vec![None; n];
+        let mut any = false;
+        for (h, body) in &self.rules {
+            if count[*h as usize] == 1 && body.len() == 1 && body[0].atom().0 != *h {
+                alias[*h as usize] = Some(body[0]);
+                any = true;
+            }
+        }
+        if !any {
+            return false;
+        }
+        // Resolve chains; an alias cycle (a <= b, b <= a) is left alone.
+        // `path` holds each visited atom with its sign relative to the
+        // start: start = atom xor sign.
+        let flip = |l: Lit, neg: bool| if neg { l.negate() } else { l };
+        let mut resolved: Vec<Option<Lit>> = vec![None; n];
+        let mut state = vec![0u8; n]; // 0 new, 1 on the current path, 2 done
+        let mut path: Vec<(usize, bool)> = Vec::new();
+        for start in 0..n {
+            let Some(first) = alias[start] else { continue };
+            if state[start] == 2 {
+                continue;
+            }
+            path.clear();
+            path.push((start, false));
+            state[start] = 1;
+            let mut cur = first;
+            let end = loop {
+                let b = cur.atom().0 as usize;
+                let sign = cur.is_negated();
+                match (alias[b], state[b]) {
+                    (_, 2) => break resolved[b].map(|e| flip(e, sign)),
+                    (_, 1) => break None,
+                    (None, _) => break Some(cur),
+                    (Some(nx), _) => {
+                        state[b] = 1;
+                        path.push((b, sign));
+                        cur = flip(nx, sign);
+                    }
+                }
+            };
+            for &(x, sx) in &path {
+                state[x] = 2;
+                resolved[x] = end.map(|e| flip(e, sx));
+            }
+        }
+        let subst = |l: Lit| -> Lit {
+            match resolved[l.atom().0 as usize] {
+                Some(r) if r.atom() != l.atom() => {
+                    if l.is_negated() {
+                        r.negate()
+                    } else {
+                        r
+                    }
+                }
+                _ => l,
+            }
+        };
+        let mut changed = false;
+        for (_, body) in &mut self.rules {
+            for l in body.iter_mut() {
+                let s = subst(*l);
+                changed |= s != *l;
+                *l = s;
+            }
+        }
+        let mut keep = vec![false; n];
+        for o in self.outputs_mut() {
+            if let Output::Atom(a) = *o {
+                match resolved[a.0 as usize] {
+                    Some(r) if !r.is_negated() && r.atom() != a => {
+                        *o = Output::Atom(r.atom());
+                        changed = true;
+                    }
+                    _ => keep[a.0 as usize] = true,
+                }
+            }
+        }
+        // Drop the definitions of resolved aliases nothing refers to now.
+        self.rules
+            .retain(|(h, _)| resolved[*h as usize].is_none() || keep[*h as usize]);
+        changed
+    }
+
+    /// Removes atoms and rules no output depends on.
+    fn remove_dead(&mut self) -> Vec<bool> {
+        let n = self.num_atoms as usize;
+        let mut live = vec![false; n];
+        let mut by_head: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, (h, _)) in self.rules.iter().enumerate() {
+            by_head[*h as usize].push(i);
+        }
+        let mut stack: Vec<u32> = self
+            .outputs()
+            .into_iter()
+            .filter_map(|o| match o {
+                Output::Atom(a) => Some(a.0),
+                _ => None,
+            })
+            .collect();
+        while let Some(a) = stack.pop() {
+            if live[a as usize] {
+                continue;
+            }
+            live[a as usize] = true;
+            for &ri in &by_head[a as usize] {
+                for l in &self.rules[ri].1 {
+                    if !live[l.atom().0 as usize] {
+                        stack.push(l.atom().0);
+                    }
+                }
+            }
+        }
+        self.rules.retain(|(h, _)| live[*h as usize]);
+        live
+    }
+}
+
+/// Simplifies `raw` and builds the final program. `derived_text` gives the
+/// GDL text of a derived atom from its term id.
+pub fn simplify(raw: Raw, derived_text: &dyn Fn(u32) -> String) -> GroundProgram {
+    let mut w = Work {
+        num_inputs: raw.num_inputs,
+        num_atoms: raw.num_atoms(),
+        rules: (0..raw.heads.len())
+            .map(|i| {
+                let b = &raw.lits[raw.starts[i] as usize..raw.starts[i + 1] as usize];
+                (raw.heads[i], b.to_vec())
+            })
+            .collect(),
+        legal: raw.legal,
+        next: raw.next,
+        terminal: raw.terminal,
+        goal: raw.goal,
+    };
+    for _ in 0..4 {
+        w.normalize();
+        w.propagate();
+        if !w.inline_aliases() {
+            break;
+        }
+    }
+    w.normalize();
+    w.propagate();
+    w.dedup_rules();
+    let live = w.remove_dead();
+
+    // Order derived atoms: SCCs of the dependency graph, dependencies first.
+    let ni = w.num_inputs as usize;
+    let n = w.num_atoms as usize;
+    let mut old_of: Vec<usize> = (ni..n).filter(|&a| live[a]).collect();
+    let mut compact = vec![u32::MAX; n];
+    for (i, &a) in old_of.iter().enumerate() {
+        compact[a] = i as u32;
+    }
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); old_of.len()];
+    for (h, body) in &w.rules {
+        let hi = compact[*h as usize] as usize;
+        for l in body {
+            let c = compact[l.atom().0 as usize];
+            if c != u32::MAX {
+                succ[hi].push(c as usize);
+            }
+        }
+    }
+    let (comp, _) = tarjan_adj(&succ);
+    let mut order: Vec<usize> = (0..old_of.len()).collect();
+    order.sort_by_key(|&i| (comp[i], i));
+    let mut new_id = vec![u32::MAX; n];
+    for (a, id) in new_id.iter_mut().enumerate().take(ni) {
+        *id = a as u32;
+    }
+    for (k, &i) in order.iter().enumerate() {
+        new_id[old_of[i]] = (ni + k) as u32;
+    }
+    let map_lit = |l: Lit| Lit(new_id[l.atom().0 as usize] << 1 | (l.0 & 1));
+    let map_out = |o: Output| match o {
+        Output::Atom(a) => Output::Atom(AtomId(new_id[a.0 as usize])),
+        c => c,
+    };
+    let mut rules: Vec<GroundRule> = w
+        .rules
+        .iter()
+        .map(|(h, body)| {
+            let mut b: Vec<Lit> = body.iter().map(|&l| map_lit(l)).collect();
+            b.sort_unstable();
+            GroundRule {
+                head: AtomId(new_id[*h as usize]),
+                body: b.into(),
+            }
+        })
+        .collect();
+    rules.sort_by_key(|r| r.head);
+    let nd = old_of.len();
+    let mut rule_start = vec![0u32; nd + 1];
+    for r in &rules {
+        rule_start[(r.head.0 as usize - ni) + 1] += 1;
+    }
+    for i in 0..nd {
+        rule_start[i + 1] += rule_start[i];
+    }
+    let mut components = Vec::new();
+    let mut k = 0;
+    while k < order.len() {
+        let c = comp[order[k]];
+        let mut e = k;
+        while e < order.len() && comp[order[e]] == c {
+            e += 1;
+        }
+        let start = (ni + k) as u32;
+        let end = (ni + e) as u32;
+        let cyclic = e - k > 1 || succ[order[k]].contains(&order[k]);
+        components.push(Component { start, end, cyclic });
+        k = e;
+    }
+
+    let mut atom_text = Vec::with_capacity(ni + nd);
+    for f in &raw.fluents {
+        atom_text.push(format!("(true {f})"));
+    }
+    for (r, ms) in raw.moves.iter().enumerate() {
+        for m in ms {
+            atom_text.push(format!("(does {} {m})", raw.roles[r]));
+        }
+    }
+    old_of.sort_by_key(|&a| new_id[a]);
+    for &a in &old_of {
+        atom_text.push(derived_text(raw.derived[a - ni]));
+    }
+    let legal = w
+        .legal
+        .iter()
+        .map(|v| v.iter().map(|&o| map_out(o)).collect())
+        .collect();
+    let next = w.next.iter().map(|&o| map_out(o)).collect();
+    let goal = w
+        .goal
+        .iter()
+        .map(|v| v.iter().map(|&(g, o)| (g, map_out(o))).collect())
+        .collect();
+    GroundProgram {
+        roles: raw.roles,
+        fluents: raw.fluents,
+        moves: raw.moves,
+        init: raw.init,
+        does_start: raw.does_start,
+        num_inputs: raw.num_inputs,
+        atom_text,
+        rules,
+        rule_start,
+        components,
+        legal,
+        next,
+        terminal: map_out(w.terminal),
+        goal,
+        stats: Default::default(),
+    }
+}

@@ -169,7 +169,7 @@ fn traces_small_games() {
 }
 
 /// Every conformance trace of the corpus (slow; run with `--ignored`, set
-/// `INTERP_TRACES=substring` to pick games). Prints every mismatch and fails
+/// `INTERP_TRACES=substring` to pick games, `INTERP_SKIP=a,b` to leave some out). Prints every mismatch and fails
 /// at the end.
 #[test]
 #[ignore]
@@ -178,6 +178,9 @@ fn traces_all() {
     let mut failed = Vec::new();
     let mut files = common::corpus_files();
     files.retain(|f| f.contains(&filter));
+    // INTERP_SKIP=a,b: leave out games whose path contains any of these.
+    let skip = std::env::var("INTERP_SKIP").unwrap_or_default();
+    files.retain(|f| !skip.split(',').any(|s| !s.is_empty() && f.contains(s)));
     for rel in files {
         let stem = rel.rsplit_once('.').map_or(rel.as_str(), |(s, _)| s);
         let tpath = common::shared().join(format!("conformance/{stem}.trace"));
@@ -199,7 +202,11 @@ fn traces_all() {
                 continue;
             }
         };
+        let built = start.elapsed();
         let t = trace::Trace::read(&tpath).unwrap();
+        if std::env::var("INTERP_VERBOSE").is_ok() {
+            eprintln!("built {rel} in {built:.2?}");
+        }
         match trace::replay(&g, &t) {
             Ok(s) => eprintln!("ok   {rel} ({} states, {:.2?})", s.states, start.elapsed()),
             Err(d) => {
@@ -209,4 +216,21 @@ fn traces_all() {
         }
     }
     assert!(failed.is_empty(), "{} failures: {failed:?}", failed.len());
+}
+
+/// Playout speed on a few games (no assertion; run in release with
+/// `cargo test --release -p gdl-codegen --test interp_ggp_base speed -- --ignored --nocapture`,
+/// `INTERP_SPEED=game,..` to pick games).
+#[test]
+#[ignore]
+fn speed() {
+    let games = std::env::var("INTERP_SPEED").unwrap_or_else(|_| {
+        "ggp-repository-base/ticTacToe.kif,ggp-repository-base/connectFour.kif,ggp-repository-base/breakthrough.kif"
+            .into()
+    });
+    for rel in games.split(',') {
+        let g = load(rel);
+        let stats = gdl_runtime::bench::measure(&g, std::time::Duration::from_secs(3), 1, 1000);
+        eprintln!("{rel}: {stats}");
+    }
 }

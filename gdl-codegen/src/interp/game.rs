@@ -10,7 +10,7 @@ use crate::ir::{Keyword, Program};
 use crate::symbols::Symbols;
 
 use super::kb::{Kb, Kind};
-use super::prove::{state_key, Ctx, STACK_BUDGET};
+use super::prove::{state_key, Ctx, Pending, StaticCache, STACK_BUDGET};
 use super::read::{read_terms, Read};
 use super::terms::{publish, TermStore, Terms, TupleSet, FREE, LOCAL};
 
@@ -60,6 +60,7 @@ pub struct Interpreter {
     syms: Symbols,
     kb: Kb,
     store: RwLock<TermStore>,
+    cache: StaticCache,
     roles: Vec<(String, u32)>,
     init: State,
     legal: Option<u32>,
@@ -91,7 +92,7 @@ impl Interpreter {
             std::thread::Builder::new()
                 .stack_size(BIG_STACK)
                 .spawn_scoped(s, || {
-                    compute_static(&mut kb, &mut store, &syms, BIG_STACK - (1 << 20));
+                    compute_static(&mut kb, &mut store, BIG_STACK - (1 << 20));
                 })
                 .map(|h| h.join())
         });
@@ -99,12 +100,12 @@ impl Interpreter {
             Ok(Ok(())) => {}
             Ok(Err(panic)) => std::panic::resume_unwind(panic),
             // No thread to be had: compute here and hope the stack suffices.
-            Err(_) => compute_static(&mut kb, &mut store, &syms, usize::MAX),
+            Err(_) => compute_static(&mut kb, &mut store, usize::MAX),
         }
         let roles: Vec<(String, u32)> = program
             .roles()
             .into_iter()
-            .map(|r| (syms.name(r).to_owned(), store.intern(&syms, r, false, &[])))
+            .map(|r| (syms.name(r).to_owned(), store.intern(r, false, &[])))
             .collect();
         if roles.is_empty() {
             return Err(InterpError {
@@ -116,6 +117,7 @@ impl Interpreter {
             syms,
             kb,
             store: RwLock::new(store),
+            cache: StaticCache::default(),
             roles,
             init: State {
                 fluents: Box::new([]),
@@ -148,48 +150,81 @@ impl Interpreter {
 
     /// Runs `f` on a fresh query context over `state` and `joint`, returning
     /// its result and the overlay of terms it built. A query that runs out of
-    /// its stack allowance is run again on a thread with a large stack.
+    /// its stack allowance is run again on a thread with a large stack. The
+    /// lazy static tables the query completed go to the shared cache.
     fn query<R: Send>(
         &self,
         state: &[u32],
         joint: &[(u32, u32)],
         f: impl Fn(&mut Ctx<'_>) -> R + Sync,
     ) -> (R, TermStore) {
-        let guard = self.read();
-        let global: &TermStore = &guard;
-        let mut ctx = Ctx::new(
-            &self.kb,
-            Terms::new(global, &self.syms),
-            state,
-            joint,
-            STACK_BUDGET,
-        );
-        let r = f(&mut ctx);
-        if !ctx.aborted {
-            return (r, ctx.terms.local);
-        }
-        drop(ctx);
-        let run = |budget: usize| {
-            let mut ctx = Ctx::new(
-                &self.kb,
-                Terms::new(global, &self.syms),
-                state,
-                joint,
-                budget,
-            );
-            let r = f(&mut ctx);
-            (r, ctx.terms.local)
+        let (r, local, pending) = {
+            let guard = self.read();
+            let global: &TermStore = &guard;
+            let run = |budget: usize| {
+                let mut ctx = Ctx::new(&self.kb, Terms::new(global), state, joint, budget)
+                    .with_cache(&self.cache);
+                let r = f(&mut ctx);
+                let aborted = ctx.aborted;
+                let pending = ctx.take_pending();
+                (r, ctx.terms.local, pending, aborted)
+            };
+            let (r, local, pending, aborted) = run(STACK_BUDGET);
+            if !aborted {
+                (r, local, pending)
+            } else {
+                let res = std::thread::scope(|s| {
+                    std::thread::Builder::new()
+                        .stack_size(BIG_STACK)
+                        .spawn_scoped(s, || run(BIG_STACK - (1 << 20)))
+                        .map(|h| h.join())
+                });
+                let (r, local, pending, _) = match res {
+                    Ok(Ok(r)) => r,
+                    Ok(Err(panic)) => std::panic::resume_unwind(panic),
+                    Err(_) => run(usize::MAX),
+                };
+                (r, local, pending)
+            }
         };
-        let res = std::thread::scope(|s| {
-            std::thread::Builder::new()
-                .stack_size(BIG_STACK)
-                .spawn_scoped(s, || run(BIG_STACK - (1 << 20)))
-                .map(|h| h.join())
-        });
-        match res {
-            Ok(Ok(r)) => r,
-            Ok(Err(panic)) => std::panic::resume_unwind(panic),
-            Err(_) => run(usize::MAX),
+        if !pending.is_empty() {
+            self.cache_static(&local, pending);
+        }
+        (r, local)
+    }
+
+    /// Publishes the terms of completed lazy static tables and caches them.
+    fn cache_static(&self, local: &TermStore, pending: Vec<Pending>) {
+        let mut memo = FxHashMap::default();
+        let mut done = Vec::with_capacity(pending.len());
+        {
+            let mut store = self.write();
+            for p in pending {
+                let key: Box<[u32]> = p
+                    .key
+                    .iter()
+                    .map(|&k| {
+                        if k == FREE {
+                            k
+                        } else {
+                            publish(&mut store, local, &mut memo, k)
+                        }
+                    })
+                    .collect();
+                let arity = key.len();
+                let mut answers = TupleSet::new(arity);
+                let mut buf = vec![0u32; arity];
+                for i in 0..p.answers.len() {
+                    for (j, b) in buf.iter_mut().enumerate() {
+                        *b = publish(&mut store, local, &mut memo, p.answers.at(i, j));
+                    }
+                    answers.insert(&buf);
+                }
+                done.push((p.pred, key, answers));
+            }
+        }
+        for (pred, key, answers) in done {
+            self.cache.insert(pred, key, answers);
         }
     }
 
@@ -201,7 +236,7 @@ impl Interpreter {
         let mut store = self.write();
         let mut memo = FxHashMap::default();
         for id in ids {
-            *id = publish(&mut store, local, &self.syms, &mut memo, *id);
+            *id = publish(&mut store, local, &mut memo, *id);
         }
     }
 
@@ -209,7 +244,7 @@ impl Interpreter {
     fn make_state(&self, mut ids: Vec<u32>, local: &TermStore) -> State {
         self.publish(local, &mut ids);
         let guard = self.read();
-        let terms = Terms::new(&guard, &self.syms);
+        let terms = Terms::new(&guard);
         ids.sort_unstable_by_key(|&f| state_key(&terms, f));
         ids.dedup();
         State {
@@ -220,10 +255,10 @@ impl Interpreter {
     /// Interns a term read from text into the shared store.
     fn intern_read(&self, store: &mut TermStore, t: &Read) -> u32 {
         match t {
-            Read::Const(s) => store.intern(&self.syms, *s, false, &[]),
+            Read::Const(s) => store.intern(*s, false, &[]),
             Read::Func(f, args) => {
                 let ids: Vec<u32> = args.iter().map(|a| self.intern_read(store, a)).collect();
-                store.intern(&self.syms, *f, true, &ids)
+                store.intern(*f, true, &ids)
             }
         }
     }
@@ -241,9 +276,13 @@ impl Interpreter {
     }
 }
 
+/// Steps one component of static relations may take to be computed in full
+/// when the interpreter is built; past it, they are proved lazily.
+const STATIC_WORK_LIMIT: u64 = 1 << 20;
+
 /// Computes every static relation, components in dependency order, and
-/// stores their tables in `kb`.
-fn compute_static(kb: &mut Kb, store: &mut TermStore, syms: &Symbols, budget: usize) {
+/// stores their tables in `kb` (or marks them lazy when too large).
+fn compute_static(kb: &mut Kb, store: &mut TermStore, budget: usize) {
     for c in 0..kb.sccs.len() {
         let preds: Vec<u32> = kb.sccs[c]
             .iter()
@@ -254,19 +293,28 @@ fn compute_static(kb: &mut Kb, store: &mut TermStore, syms: &Symbols, budget: us
             continue;
         }
         let mut results: Vec<(u32, Vec<u32>, usize)> = Vec::new();
-        let local = {
-            let mut ctx = Ctx::new(kb, Terms::new(store, syms), &[], &[], budget);
+        let (local, aborted) = {
+            let mut ctx = Ctx::new(kb, Terms::new(store), &[], &[], budget);
+            ctx.work_limit = STATIC_WORK_LIMIT;
             for &p in &preds {
                 let mut out = Vec::new();
                 let n = ctx.query(p, &vec![FREE; kb.arity[p as usize]], &mut out);
                 results.push((p, out, n));
             }
-            ctx.terms.local
+            (ctx.terms.local, ctx.aborted)
         };
+        if aborted {
+            // Too big to compute in full (`isList` of all lists of 25
+            // elements): prove it call by call instead.
+            for &p in &preds {
+                kb.lazy[p as usize] = true;
+            }
+            continue;
+        }
         let mut memo = FxHashMap::default();
         for (p, mut out, n) in results {
             for id in &mut out {
-                *id = publish(store, &local, syms, &mut memo, *id);
+                *id = publish(store, &local, &mut memo, *id);
             }
             let arity = kb.arity[p as usize];
             let mut set = TupleSet::new(arity);
@@ -311,11 +359,16 @@ impl Game for Interpreter {
             let mut moves: Vec<u32> = tuples.chunks(2).map(|t| t[1]).collect();
             moves.sort_unstable();
             moves.dedup();
-            moves.sort_by(|&a, &b| ctx.terms.node(a).text.cmp(&ctx.terms.node(b).text));
             moves
         });
         self.publish(&local, &mut ids);
-        out.extend(ids.into_iter().map(Move));
+        let store = self.read();
+        let mut keyed: Vec<(String, u32)> = ids
+            .into_iter()
+            .map(|m| (store.text(&self.syms, m), m))
+            .collect();
+        keyed.sort_unstable();
+        out.extend(keyed.into_iter().map(|(_, m)| Move(m)));
     }
 
     fn is_terminal(&self, state: &State) -> bool {
@@ -346,7 +399,7 @@ impl Game for Interpreter {
                 [] => Goal::None,
                 [v] => {
                     let node = ctx.terms.node(*v);
-                    match node.text.parse::<u8>() {
+                    match self.syms.name(node.sym).parse::<u8>() {
                         Ok(n) if n <= 100 && !node.func => Goal::Value(n),
                         _ => Goal::None,
                     }
@@ -376,7 +429,7 @@ impl Game for Interpreter {
     fn move_text(&self, _role: Role, mv: Move) -> String {
         let store = self.read();
         match store.get(mv.0) {
-            Some(n) if mv.0 & LOCAL == 0 => n.text.to_string(),
+            Some(_) if mv.0 & LOCAL == 0 => store.text(&self.syms, mv.0),
             _ => format!("<invalid move {}>", mv.0),
         }
     }
@@ -386,7 +439,7 @@ impl Game for Interpreter {
         let mut out: Vec<String> = state
             .fluents
             .iter()
-            .filter_map(|&f| store.get(f).map(|n| n.text.to_string()))
+            .map(|&f| store.text(&self.syms, f))
             .collect();
         out.sort_unstable();
         out

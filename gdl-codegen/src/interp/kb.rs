@@ -64,7 +64,17 @@ pub(crate) struct CRule {
 pub(crate) struct Step {
     pub lit: u32,
     pub mask: u64,
+    /// For an atom of a relation proved by rules: the call id to use (the
+    /// relation, with [`EXIST`] when only the existence of an answer matters).
+    pub call: u32,
 }
+
+/// Marks an existential call: one whose unbound arguments are variables the
+/// rule never uses again, so that one answer is as good as all (negations,
+/// fully bound calls, `(line ?p)`-style checks). Such a call stops at its
+/// first answer, the "cut" that keeps path searches (laikLee_hex's
+/// `connection`) from enumerating every path.
+pub(crate) const EXIST: u32 = 1 << 31;
 
 /// A rule with its body in evaluation order, for one call pattern.
 #[derive(Clone, Debug)]
@@ -156,6 +166,9 @@ pub(crate) struct Kb {
     pub scc_of: Vec<u32>,
     /// The components, callees before callers.
     pub sccs: Vec<Vec<u32>>,
+    /// Static relations too large to compute in full (or not computed yet):
+    /// proved call by call, their complete call tables shared across queries.
+    pub lazy: Vec<bool>,
     /// Tables of the static relations, once computed.
     pub rels: Vec<Option<Relation>>,
     /// Argument masks under which plans look static relations up.
@@ -173,15 +186,12 @@ pub(crate) fn key_mask(key: &[u32]) -> u64 {
     m
 }
 
-fn compile_term(t: &Term, store: &mut TermStore, program: &Program) -> Pat {
+fn compile_term(t: &Term, store: &mut TermStore) -> Pat {
     match t {
         Term::Var(v) => Pat::Var(*v),
-        Term::Const(s) => Pat::Ground(store.intern(&program.symbols, *s, false, &[])),
+        Term::Const(s) => Pat::Ground(store.intern(*s, false, &[])),
         Term::Func(f, args) => {
-            let args: Vec<Pat> = args
-                .iter()
-                .map(|a| compile_term(a, store, program))
-                .collect();
+            let args: Vec<Pat> = args.iter().map(|a| compile_term(a, store)).collect();
             if args.iter().all(|a| matches!(a, Pat::Ground(_))) {
                 let ids: Vec<u32> = args
                     .iter()
@@ -190,7 +200,7 @@ fn compile_term(t: &Term, store: &mut TermStore, program: &Program) -> Pat {
                         _ => unreachable!("all arguments are ground"),
                     })
                     .collect();
-                Pat::Ground(store.intern(&program.symbols, *f, true, &ids))
+                Pat::Ground(store.intern(*f, true, &ids))
             } else {
                 Pat::Func(*f, args.into())
             }
@@ -227,7 +237,7 @@ impl Kb {
                 .head
                 .args
                 .iter()
-                .map(|t| compile_term(t, store, program))
+                .map(|t| compile_term(t, store))
                 .collect();
             let body: Vec<Lit> = rule
                 .body
@@ -237,26 +247,19 @@ impl Kb {
                         edges[hp as usize].push(a.pred.0);
                         Lit::Pos(
                             a.pred.0,
-                            a.args
-                                .iter()
-                                .map(|t| compile_term(t, store, program))
-                                .collect(),
+                            a.args.iter().map(|t| compile_term(t, store)).collect(),
                         )
                     }
                     Literal::Neg(a) => {
                         edges[hp as usize].push(a.pred.0);
                         Lit::Neg(
                             a.pred.0,
-                            a.args
-                                .iter()
-                                .map(|t| compile_term(t, store, program))
-                                .collect(),
+                            a.args.iter().map(|t| compile_term(t, store)).collect(),
                         )
                     }
-                    Literal::Distinct(a, b, _) => Lit::Distinct(
-                        compile_term(a, store, program),
-                        compile_term(b, store, program),
-                    ),
+                    Literal::Distinct(a, b, _) => {
+                        Lit::Distinct(compile_term(a, store), compile_term(b, store))
+                    }
                 })
                 .collect();
             rules_of[hp as usize].push(rules.len() as u32);
@@ -291,6 +294,7 @@ impl Kb {
             plans: FxHashMap::default(),
             scc_of,
             sccs,
+            lazy: vec![false; n],
             rels: (0..n).map(|_| None).collect(),
             index_masks: vec![FxHashSet::default(); n],
         };
@@ -303,14 +307,24 @@ impl Kb {
     /// compute static relations, and as the fallback for any other mask).
     fn make_plans(&mut self, program: &Program) {
         let mut work: Vec<(u32, u64)> = (0..self.arity.len() as u32).map(|p| (p, 0)).collect();
+        // Entry queries with every argument bound (`terminal`) are existential.
+        for p in 0..self.arity.len() {
+            let full = if self.arity[p] >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << self.arity[p]) - 1
+            };
+            work.push((p as u32 | EXIST, full));
+        }
         for kw in [Keyword::Legal, Keyword::Goal] {
             if let Some(p) = program.keyword_pred(kw) {
                 work.push((p.0, 1));
             }
         }
         let mut seen: FxHashSet<(u32, u64)> = FxHashSet::default();
-        while let Some((p, mask)) = work.pop() {
-            if self.kind[p as usize] != Kind::Rules || !seen.insert((p, mask)) {
+        while let Some((call, mask)) = work.pop() {
+            let p = call & !EXIST;
+            if self.kind[p as usize] != Kind::Rules || !seen.insert((call, mask)) {
                 continue;
             }
             let mut plans = Vec::new();
@@ -322,12 +336,32 @@ impl Kb {
                         h.for_each_var(&mut |v| bound[v as usize] = true);
                     }
                 }
-                let steps = self.order_body(rule, &mut bound);
-                for s in &steps {
-                    if let Lit::Pos(q, _) | Lit::Neg(q, _) = &rule.body[s.lit as usize] {
-                        if self.kind[*q as usize] == Kind::Rules {
-                            work.push((*q, s.mask));
-                            self.index_masks[*q as usize].insert(s.mask);
+                let mut steps = self.order_body(rule, &mut bound);
+                // Variables the answer needs: the head's (unless this call is
+                // existential itself), then those of later subgoals.
+                let mut needed = vec![false; rule.num_vars];
+                if call & EXIST == 0 {
+                    for h in rule.head.iter() {
+                        h.for_each_var(&mut |v| needed[v as usize] = true);
+                    }
+                }
+                for k in (0..steps.len()).rev() {
+                    let s = &mut steps[k];
+                    match &rule.body[s.lit as usize] {
+                        Lit::Pos(q, args) | Lit::Neg(q, args) => {
+                            if self.kind[*q as usize] == Kind::Rules {
+                                let exist = existential(args, s.mask, &needed);
+                                s.call = if exist { *q | EXIST } else { *q };
+                                work.push((s.call, s.mask));
+                                self.index_masks[*q as usize].insert(s.mask);
+                            }
+                            for a in args.iter() {
+                                a.for_each_var(&mut |v| needed[v as usize] = true);
+                            }
+                        }
+                        Lit::Distinct(a, b) => {
+                            a.for_each_var(&mut |v| needed[v as usize] = true);
+                            b.for_each_var(&mut |v| needed[v as usize] = true);
                         }
                     }
                 }
@@ -336,17 +370,23 @@ impl Kb {
                     steps: steps.into(),
                 });
             }
-            self.plans.insert((p, mask), plans.into());
+            self.plans.insert((call, mask), plans.into());
         }
     }
 
     /// Orders a rule body for evaluation given the variables bound on entry:
     /// a negation or `distinct` runs as soon as its variables are bound (they
     /// only filter, and negation as failure is only sound on ground atoms);
-    /// otherwise the positive atom with the most ground arguments runs next,
-    /// preferring state and static look-ups over derived relations. A
-    /// negation or `distinct` whose variables never get bound (an unsafe
-    /// rule) runs last.
+    /// otherwise a positive atom whose arguments are all bound (a test), then
+    /// a `true` or `does` atom with a bound argument (a narrow look-up in the
+    /// state), then the first remaining atom in the author's order. Greedily
+    /// picking the atom with the most bound arguments looks attractive but
+    /// can call a derived relation with a large argument still free
+    /// (laikLee_hex's `connection2` before the `append_el` that builds its
+    /// list, which then asks for every list there is); the author's order is
+    /// the one the game was tested with on Prolog-style provers. A negation
+    /// or `distinct` whose variables never get bound (an unsafe rule) runs
+    /// last.
     fn order_body(&self, rule: &CRule, bound: &mut [bool]) -> Vec<Step> {
         let mut left: Vec<u32> = (0..rule.body.len() as u32).collect();
         let mut steps = Vec::with_capacity(left.len());
@@ -357,16 +397,12 @@ impl Kb {
                 Lit::Pos(..) => false,
             });
             let pick = filter.or_else(|| {
-                let mut best: Option<(usize, (bool, usize, u8))> = None;
+                let mut best: Option<(usize, (bool, bool))> = None;
                 for (k, &i) in left.iter().enumerate() {
                     if let Lit::Pos(p, args) = &rule.body[i as usize] {
                         let ground = args.iter().filter(|a| a.bound_by(bound)).count();
-                        let pref = match self.kind[*p as usize] {
-                            Kind::True | Kind::Does => 2,
-                            Kind::Rules if !self.dynamic[*p as usize] => 1,
-                            Kind::Rules => 0,
-                        };
-                        let score = (ground == args.len(), ground, pref);
+                        let state = matches!(self.kind[*p as usize], Kind::True | Kind::Does);
+                        let score = (ground == args.len(), state && ground > 0);
                         if best.is_none_or(|(_, b)| score > b) {
                             best = Some((k, score));
                         }
@@ -392,7 +428,11 @@ impl Kb {
                 }
                 Lit::Distinct(..) => {}
             }
-            steps.push(Step { lit: i, mask });
+            steps.push(Step {
+                lit: i,
+                mask,
+                call: 0,
+            });
         }
         steps
     }
@@ -403,6 +443,23 @@ impl Kb {
         let rel = Relation::new(tuples, &self.index_masks[p as usize]);
         self.rels[p as usize] = Some(rel);
     }
+}
+
+/// Whether a call with arguments `args`, ground at `mask`, only needs one
+/// answer: every other argument is a variable occurring once in it and not
+/// `needed` afterwards.
+fn existential(args: &[Pat], mask: u64, needed: &[bool]) -> bool {
+    let mut seen = Vec::new();
+    for (j, a) in args.iter().enumerate() {
+        if j < 64 && mask >> j & 1 == 1 {
+            continue;
+        }
+        match a {
+            Pat::Var(v) if !needed[*v as usize] && !seen.contains(v) => seen.push(*v),
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// Tarjan's algorithm, iteratively (dependency chains can be long): the

@@ -4,12 +4,12 @@
 //! [`Interpreter`] implements [`gdl_runtime::Game`] directly on a lowered
 //! [`Program`], by backward chaining as in the GGP book (chapter 13), with:
 //!
-//! - hash-consed ground terms ([`terms`]): a term is a `u32`, a state a sorted
+//! - hash-consed ground terms (`terms`): a term is a `u32`, a state a sorted
 //!   array of them;
-//! - subgoal reordering per call pattern ([`kb`]): negations and `distinct`
+//! - subgoal reordering per call pattern (`kb`): negations and `distinct`
 //!   run once their variables are bound, positive atoms with the most bound
 //!   arguments first;
-//! - tabling ([`prove`]): each call is proved once per query, recursion is
+//! - tabling (`prove`): each call is proved once per query, recursion is
 //!   evaluated to a fixpoint per strongly connected component, so every
 //!   stratified program terminates with the answers of its standard model;
 //! - static relations (those not depending on `true` or `does`) computed once

@@ -22,9 +22,11 @@
 //! this same prover, component by component (callees first), and then read
 //! from indexed tables (see [`compute_static`]).
 
+use std::sync::{Arc, RwLock};
+
 use rustc_hash::FxHashMap;
 
-use super::kb::{key_mask, masked_hash, CRule, Kb, Kind, Lit, Pat, Plan};
+use super::kb::{key_mask, masked_hash, CRule, Kb, Kind, Lit, Pat, Plan, EXIST};
 use super::terms::{Terms, TupleSet, FREE};
 
 /// Where a call stands.
@@ -45,6 +47,9 @@ struct Table {
     pred: u32,
     key: Box<[u32]>,
     answers: TupleSet,
+    /// The answers, when taken complete from the shared static cache
+    /// (`answers` is then empty).
+    shared: Option<Arc<TupleSet>>,
     status: Status,
     /// Already listed among its component's members.
     member: bool,
@@ -61,6 +66,57 @@ struct Run {
     members: Vec<u32>,
 }
 
+impl Table {
+    #[inline]
+    fn answers(&self) -> &TupleSet {
+        self.shared.as_deref().unwrap_or(&self.answers)
+    }
+}
+
+/// Complete answer tables of calls of lazily evaluated static relations
+/// (see [`Kb::lazy`]), shared by all queries: a static call is proved once
+/// for the life of the game. Keys and answers hold shared-store ids only.
+#[derive(Default, Debug)]
+pub(crate) struct StaticCache {
+    /// Hash of (relation, key) → entries with that hash.
+    map: RwLock<FxHashMap<u64, Vec<CacheEntry>>>,
+}
+
+/// A cached call: (call id, key, complete answers).
+type CacheEntry = (u32, Box<[u32]>, Arc<TupleSet>);
+
+fn call_hash(pred: u32, key: &[u32]) -> u64 {
+    super::terms::tuple_hash(key) ^ (pred as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+impl StaticCache {
+    fn get(&self, pred: u32, key: &[u32]) -> Option<Arc<TupleSet>> {
+        let map = self.map.read().unwrap_or_else(|e| e.into_inner());
+        let bucket = map.get(&call_hash(pred, key))?;
+        bucket
+            .iter()
+            .find(|(p, k, _)| *p == pred && **k == *key)
+            .map(|(_, _, t)| t.clone())
+    }
+
+    /// Adds a complete table (ids already in the shared store).
+    pub fn insert(&self, pred: u32, key: Box<[u32]>, answers: TupleSet) {
+        let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
+        let bucket = map.entry(call_hash(pred, &key)).or_default();
+        if !bucket.iter().any(|(p, k, _)| *p == pred && *k == key) {
+            bucket.push((pred, key, Arc::new(answers)));
+        }
+    }
+}
+
+/// A complete table of a lazy static call made by a query, to be published
+/// into the [`StaticCache`] once the query is over.
+pub(crate) struct Pending {
+    pub pred: u32,
+    pub key: Box<[u32]>,
+    pub answers: TupleSet,
+}
+
 /// How much stack one query may use before it is restarted on a thread with a
 /// large stack (see `Interpreter::query`).
 pub(crate) const STACK_BUDGET: usize = 256 * 1024;
@@ -68,6 +124,13 @@ pub(crate) const STACK_BUDGET: usize = 256 * 1024;
 /// The state of one query.
 pub(crate) struct Ctx<'a> {
     kb: &'a Kb,
+    cache: Option<&'a StaticCache>,
+    /// Lazy static tables completed by this query (indices into `tables`).
+    fresh_static: Vec<u32>,
+    /// Body steps tried, and the limit past which the query gives up
+    /// (only used when computing static relations eagerly).
+    pub work: u64,
+    pub work_limit: u64,
     /// The terms, with the query's overlay.
     pub terms: Terms<'a>,
     /// The fluents of the state (sorted; see `state_key`).
@@ -105,6 +168,10 @@ impl<'a> Ctx<'a> {
     ) -> Self {
         Ctx {
             kb,
+            cache: None,
+            fresh_static: Vec::new(),
+            work: 0,
+            work_limit: u64::MAX,
             terms,
             state,
             joint,
@@ -118,6 +185,29 @@ impl<'a> Ctx<'a> {
             stack_budget,
             aborted: false,
         }
+    }
+
+    /// Uses `cache` for the lazy static relations.
+    pub fn with_cache(mut self, cache: &'a StaticCache) -> Self {
+        self.cache = Some(cache);
+        self
+    }
+
+    /// The lazy static tables this query completed, with their ids still
+    /// possibly in the overlay.
+    pub fn take_pending(&mut self) -> Vec<Pending> {
+        let fresh = std::mem::take(&mut self.fresh_static);
+        fresh
+            .into_iter()
+            .map(|t| {
+                let table = &mut self.tables[t as usize];
+                Pending {
+                    pred: table.pred,
+                    key: table.key.clone(),
+                    answers: std::mem::replace(&mut table.answers, TupleSet::new(0)),
+                }
+            })
+            .collect()
     }
 
     /// Every tuple of relation `pred` agreeing with `key` (ids, [`FREE`]
@@ -153,8 +243,15 @@ impl<'a> Ctx<'a> {
                             out.extend_from_slice(rel.tuples.get(i));
                         }
                     }
-                } else if let Some(t) = self.call(pred, key) {
-                    let answers = &self.tables[t as usize].answers;
+                } else if let Some(t) = self.call(
+                    if key.contains(&FREE) {
+                        pred
+                    } else {
+                        pred | EXIST
+                    },
+                    key,
+                ) {
+                    let answers = self.tables[t as usize].answers();
                     for i in 0..answers.len() {
                         if agrees(answers.get(i)) {
                             count += 1;
@@ -174,20 +271,21 @@ impl<'a> Ctx<'a> {
 
     /// The table of call `pred(key)` (relation proved by rules, not static),
     /// evaluated as far as the current recursion allows.
-    fn call(&mut self, pred: u32, key: &[u32]) -> Option<u32> {
+    fn call(&mut self, call: u32, key: &[u32]) -> Option<u32> {
         let kb = self.kb;
         let mask = key_mask(key);
+        let pred = call & !EXIST;
         // A call pattern no plan was made for is asked with every argument
         // free; the caller filters the answers, so this is only slower.
         let free;
-        let (plans, key): (&[Plan], &[u32]) = match kb.plans.get(&(pred, mask)) {
-            Some(p) => (p, key),
+        let (call, plans, key): (u32, &[Plan], &[u32]) = match kb.plans.get(&(call, mask)) {
+            Some(p) => (call, p, key),
             None => {
                 free = vec![FREE; key.len()];
-                (kb.plans.get(&(pred, 0))?, &free)
+                (pred, kb.plans.get(&(pred, 0))?, &free)
             }
         };
-        let t = self.table(pred, key);
+        let t = self.table(call, key);
         let scc = kb.scc_of[pred as usize];
         let run = self.find_run(scc);
         match self.tables[t as usize].status {
@@ -205,7 +303,24 @@ impl<'a> Ctx<'a> {
                     }
                 }
             }
-            Status::New => {}
+            Status::New => {
+                if kb.lazy[pred as usize] {
+                    if let Some(cache) = self.cache {
+                        let key = &self.tables[t as usize].key;
+                        if key
+                            .iter()
+                            .all(|&k| k == FREE || k & super::terms::LOCAL == 0)
+                        {
+                            if let Some(ans) = cache.get(call, key) {
+                                let table = &mut self.tables[t as usize];
+                                table.shared = Some(ans);
+                                table.status = Status::Complete;
+                                return Some(t);
+                            }
+                        }
+                    }
+                }
+            }
         }
         match run {
             Some(r) => self.eval_table(t, plans, r),
@@ -233,8 +348,24 @@ impl<'a> Ctx<'a> {
                     }
                 }
                 if let Some(run) = self.runs.pop() {
+                    // Final: the tables evaluated in the last pass (which
+                    // found nothing new, or used no partial answer) and the
+                    // existential ones that have their answer. A member the
+                    // last pass did not reach (its caller was cut short) may
+                    // lack answers: it starts afresh when next called,
+                    // keeping the answers found so far (all sound).
                     for m in run.members {
-                        self.tables[m as usize].status = Status::Complete;
+                        let table = &mut self.tables[m as usize];
+                        let saturated = table.pred & EXIST != 0 && table.answers().len() > 0;
+                        if saturated || table.status == Status::Done(run.epoch) {
+                            table.status = Status::Complete;
+                            if kb.lazy[(table.pred & !EXIST) as usize] && !self.aborted {
+                                self.fresh_static.push(m);
+                            }
+                        } else {
+                            table.status = Status::New;
+                            table.member = false;
+                        }
                     }
                 }
             }
@@ -260,6 +391,7 @@ impl<'a> Ctx<'a> {
             pred,
             key: key.into(),
             answers: TupleSet::new(key.len()),
+            shared: None,
             status: Status::New,
             member: false,
             next: head,
@@ -284,6 +416,9 @@ impl<'a> Ctx<'a> {
         }
         let kb = self.kb;
         for plan in plans {
+            if self.cut(t) {
+                break;
+            }
             let rule = &kb.rules[plan.rule as usize];
             let base = self.binds.len();
             self.binds.resize(base + rule.num_vars, FREE);
@@ -317,7 +452,11 @@ impl<'a> Ctx<'a> {
         t: u32,
         run: usize,
     ) {
-        if self.aborted {
+        self.work += 1;
+        if self.work > self.work_limit {
+            self.aborted = true;
+        }
+        if self.aborted || self.cut(t) {
             return;
         }
         let Some(step) = plan.steps.get(k) else {
@@ -332,7 +471,7 @@ impl<'a> Ctx<'a> {
                 }
             }
             Lit::Neg(p, args) => {
-                if !self.holds(*p, args, step.mask, base) {
+                if !self.holds(*p, step.call, args, step.mask, base) {
                     self.solve(rule, plan, k + 1, base, t, run);
                 }
             }
@@ -346,6 +485,9 @@ impl<'a> Ctx<'a> {
                             self.solve(rule, plan, k + 1, base, t, run);
                         }
                         self.undo(mark, base);
+                        if self.cut(t) {
+                            break;
+                        }
                     }
                 }
                 Kind::Does => {
@@ -356,6 +498,9 @@ impl<'a> Ctx<'a> {
                             self.solve(rule, plan, k + 1, base, t, run);
                         }
                         self.undo(mark, base);
+                        if self.cut(t) {
+                            break;
+                        }
                     }
                 }
                 Kind::Rules => {
@@ -368,21 +513,24 @@ impl<'a> Ctx<'a> {
                                 self.solve(rule, plan, k + 1, base, t, run);
                             }
                             self.undo(mark, base);
+                            if self.cut(t) {
+                                break;
+                            }
                         }
                     } else {
                         let key = self.make_key(args, base);
-                        let Some(c) = self.call(*p, &key) else {
+                        let Some(c) = self.call(step.call, &key) else {
                             return;
                         };
                         let arity = args.len();
                         let mut i = 0;
                         // By index: the table may grow while we iterate
                         // (recursion), and the new answers are wanted too.
-                        while i < self.tables[c as usize].answers.len() {
+                        while i < self.tables[c as usize].answers().len() {
                             let mark = self.trail.len();
                             let mut ok = true;
                             for j in 0..arity {
-                                let v = self.tables[c as usize].answers.at(i, j);
+                                let v = self.tables[c as usize].answers().at(i, j);
                                 if !self.unify(&args[j], v, base) {
                                     ok = false;
                                     break;
@@ -392,12 +540,23 @@ impl<'a> Ctx<'a> {
                                 self.solve(rule, plan, k + 1, base, t, run);
                             }
                             self.undo(mark, base);
+                            if self.cut(t) {
+                                break;
+                            }
                             i += 1;
                         }
                     }
                 }
             },
         }
+    }
+
+    /// Whether table `t` needs no more answers: the query was given up, or
+    /// the call is existential and has its answer.
+    #[inline]
+    fn cut(&self, t: u32) -> bool {
+        let table = &self.tables[t as usize];
+        self.aborted || (table.pred & EXIST != 0 && table.answers.len() > 0)
     }
 
     /// Adds the head instance of `rule` under the current bindings to table `t`.
@@ -424,7 +583,7 @@ impl<'a> Ctx<'a> {
     /// Whether some instance of `p(args)` holds, for negation. With the
     /// arguments ground this is the membership test of negation as failure;
     /// arguments left unbound (unsafe rules) are read as "exists".
-    fn holds(&mut self, p: u32, args: &'a [Pat], mask: u64, base: usize) -> bool {
+    fn holds(&mut self, p: u32, call: u32, args: &'a [Pat], mask: u64, base: usize) -> bool {
         let kb = self.kb;
         let mark = self.trail.len();
         let found = match kb.kind[p as usize] {
@@ -452,12 +611,12 @@ impl<'a> Ctx<'a> {
                     })
                 } else {
                     let key = self.make_key(args, base);
-                    match self.call(p, &key) {
+                    match self.call(call, &key) {
                         None => false,
-                        Some(c) => (0..self.tables[c as usize].answers.len()).any(|i| {
+                        Some(c) => (0..self.tables[c as usize].answers().len()).any(|i| {
                             let mut ok = true;
                             for (j, a) in args.iter().enumerate() {
-                                let v = self.tables[c as usize].answers.at(i, j);
+                                let v = self.tables[c as usize].answers().at(i, j);
                                 if !self.unify(a, v, base) {
                                     ok = false;
                                     break;

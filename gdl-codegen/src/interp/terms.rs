@@ -37,11 +37,20 @@ pub(crate) struct Node {
     pub func: bool,
     /// Argument ids (empty for constants).
     pub args: Box<[u32]>,
-    /// KIF text with first-seen spelling, kept because moves and fluents are
-    /// sorted by it on every query.
-    pub text: Box<str>,
     /// Next node with the same hash.
     next: u32,
+}
+
+/// A strong 64-bit finaliser (MurmurHash3's `fmix64`). Fx hashing alone
+/// leaves structure that makes hash tables of similar terms (long nested
+/// lists) probe badly.
+#[inline]
+pub(crate) fn mix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
 }
 
 fn node_hash(sym: Sym, func: bool, args: &[u32]) -> u64 {
@@ -49,7 +58,7 @@ fn node_hash(sym: Sym, func: bool, args: &[u32]) -> u64 {
     sym.0.hash(&mut h);
     func.hash(&mut h);
     args.hash(&mut h);
-    h.finish()
+    mix(h.finish())
 }
 
 /// An append-only table of interned ground terms.
@@ -73,11 +82,6 @@ impl TermStore {
         }
     }
 
-    /// Number of terms.
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
     /// The node of `id`, if `id` belongs to this store.
     pub fn get(&self, id: u32) -> Option<&Node> {
         self.nodes.get(id.wrapping_sub(self.offset) as usize)
@@ -96,8 +100,8 @@ impl TermStore {
         None
     }
 
-    /// Adds a term known to be absent; `text` is its KIF text.
-    fn push(&mut self, sym: Sym, func: bool, args: &[u32], text: String) -> u32 {
+    /// Adds a term known to be absent.
+    fn push(&mut self, sym: Sym, func: bool, args: &[u32]) -> u32 {
         let h = node_hash(sym, func, args);
         let idx = self.nodes.len() as u32;
         let next = self.heads.insert(h, idx).unwrap_or(NIL);
@@ -105,48 +109,45 @@ impl TermStore {
             sym,
             func,
             args: args.into(),
-            text: text.into(),
             next,
         });
         idx + self.offset
     }
 
     /// Interns a term whose arguments are all ids of this store.
-    pub fn intern(&mut self, syms: &Symbols, sym: Sym, func: bool, args: &[u32]) -> u32 {
+    pub fn intern(&mut self, sym: Sym, func: bool, args: &[u32]) -> u32 {
         if let Some(id) = self.find(sym, func, args) {
             return id;
         }
-        let text = make_text(
-            syms,
-            sym,
-            func,
-            args.iter()
-                .map(|&a| &*self.nodes[(a - self.offset) as usize].text),
-        );
-        self.push(sym, func, args, text)
+        self.push(sym, func, args)
     }
-}
 
-/// KIF text of a term from its parts: `name`, or `(name arg ..)`.
-fn make_text<'a>(
-    syms: &Symbols,
-    sym: Sym,
-    func: bool,
-    args: impl Iterator<Item = &'a str>,
-) -> String {
-    let name = syms.name(sym);
-    if !func {
-        return name.to_owned();
+    /// Appends the KIF text of `id` (first-seen spelling) to `out`; an id
+    /// foreign to this store prints as `?`.
+    pub fn write_text(&self, syms: &Symbols, id: u32, out: &mut String) {
+        let Some(n) = self.get(id) else {
+            out.push('?');
+            return;
+        };
+        if !n.func {
+            out.push_str(syms.name(n.sym));
+            return;
+        }
+        out.push('(');
+        out.push_str(syms.name(n.sym));
+        for &a in n.args.iter() {
+            out.push(' ');
+            self.write_text(syms, a, out);
+        }
+        out.push(')');
     }
-    let mut s = String::with_capacity(name.len() + 8);
-    s.push('(');
-    s.push_str(name);
-    for a in args {
-        s.push(' ');
-        s.push_str(a);
+
+    /// The KIF text of `id`.
+    pub fn text(&self, syms: &Symbols, id: u32) -> String {
+        let mut s = String::new();
+        self.write_text(syms, id, &mut s);
+        s
     }
-    s.push(')');
-    s
 }
 
 /// A query's view of the terms: the shared store, read-only, plus a private
@@ -156,17 +157,14 @@ pub(crate) struct Terms<'a> {
     pub global: &'a TermStore,
     /// Terms built by this query and absent from `global`.
     pub local: TermStore,
-    /// Names, for the text of new terms.
-    pub syms: &'a Symbols,
 }
 
 impl<'a> Terms<'a> {
     /// A view over `global` with an empty overlay.
-    pub fn new(global: &'a TermStore, syms: &'a Symbols) -> Self {
+    pub fn new(global: &'a TermStore) -> Self {
         Terms {
             global,
             local: TermStore::new(LOCAL),
-            syms,
         }
     }
 
@@ -188,13 +186,7 @@ impl<'a> Terms<'a> {
         if let Some(id) = self.local.find(sym, func, args) {
             return id;
         }
-        let text = make_text(
-            self.syms,
-            sym,
-            func,
-            args.iter().map(|&a| &*self.node(a).text),
-        );
-        self.local.push(sym, func, args, text)
+        self.local.push(sym, func, args)
     }
 }
 
@@ -204,7 +196,6 @@ impl<'a> Terms<'a> {
 pub(crate) fn publish(
     global: &mut TermStore,
     local: &TermStore,
-    syms: &Symbols,
     memo: &mut FxHashMap<u32, u32>,
     id: u32,
 ) -> u32 {
@@ -220,9 +211,9 @@ pub(crate) fn publish(
     let args: Vec<u32> = node
         .args
         .iter()
-        .map(|&a| publish(global, local, syms, memo, a))
+        .map(|&a| publish(global, local, memo, a))
         .collect();
-    let g = global.intern(syms, node.sym, node.func, &args);
+    let g = global.intern(node.sym, node.func, &args);
     memo.insert(id, g);
     g
 }
@@ -239,7 +230,7 @@ pub(crate) struct TupleSet {
 pub(crate) fn tuple_hash(t: &[u32]) -> u64 {
     let mut h = FxHasher::default();
     t.hash(&mut h);
-    h.finish()
+    mix(h.finish())
 }
 
 impl TupleSet {
@@ -288,12 +279,5 @@ impl TupleSet {
         self.next.push(head);
         self.heads.insert(h, idx);
         true
-    }
-
-    /// Removes every tuple, keeping the allocations.
-    pub fn clear(&mut self) {
-        self.data.clear();
-        self.next.clear();
-        self.heads.clear();
     }
 }

@@ -2,9 +2,11 @@
 //! ([`crate::ground::GroundProgram`]) that implements [`Game`], the kind of
 //! engine the fastest GGP players use.
 //!
-//! The net is flat arrays: per derived atom a range of rules, per rule a
-//! range of literals (`atom << 1 | negated`). A query evaluates, in
-//! topological order, only the atoms its outputs depend on:
+//! The net is a flat instruction stream over a bit vector of atom values
+//! (see [`code`]: word-mask tests, merged `does` rules as move-set lookups,
+//! frame rules as word-parallel keep tables, guards skipping groups of
+//! atoms). A query evaluates, in topological order, only the atoms its
+//! outputs depend on:
 //! - *state plan*: the cone of `legal` and `terminal` (no `does` needed);
 //! - *goal plan*: the rest of the cone of `goal`;
 //! - *next plan*: the rest of the cone of `next`, after setting the `does`
@@ -23,6 +25,9 @@ use gdl_runtime::{text, Game, Goal, Move, ParseError, Role};
 use rustc_hash::FxHashMap;
 
 use crate::ground::{GroundProgram, Output};
+use code::Code;
+
+mod code;
 
 /// A state: one bit per fluent of the ground program (fluent id order).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -42,32 +47,25 @@ impl PropnetState {
     }
 }
 
-/// One evaluation step of a plan.
-#[derive(Copy, Clone, Debug)]
-enum Step {
-    /// Evaluate one atom once.
-    Atom(u32),
-    /// Iterate atoms `start..end` (a cyclic component) to a fixpoint.
-    Cycle(u32, u32),
-}
-
 const HAVE_STATE: u8 = 1;
 const HAVE_GOAL: u8 = 2;
 
 /// Per-thread atom values, with the state (and game) they belong to.
 struct Scratch {
     owner: u64,
-    state: Vec<u64>,
     flags: u8,
-    vals: Vec<u8>,
+    /// The value vector (see [`code::Layout`]); its first words are the state.
+    vals: Vec<u64>,
+    /// The joint move, one move id per role.
+    joint: Vec<u32>,
 }
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = const { RefCell::new(Scratch {
         owner: 0,
-        state: Vec::new(),
         flags: 0,
         vals: Vec::new(),
+        joint: Vec::new(),
     }) };
 }
 
@@ -82,99 +80,21 @@ pub struct Propnet {
     moves: Vec<Vec<String>>,
     fluent_key: FxHashMap<String, u32>,
     move_key: Vec<FxHashMap<String, u32>>,
-    words: usize,
     init: PropnetState,
-    num_inputs: usize,
-    /// Index of the constant-false slot of the value array; true is next.
-    false_slot: u32,
-    does_start: Vec<u32>,
-    /// Rules of derived atom `a`: `rule_start[a - num_inputs]..[+1]`.
-    rule_start: Vec<u32>,
-    /// Literals of rule `r`: `lit_start[r]..lit_start[r + 1]`.
-    lit_start: Vec<u32>,
-    lits: Vec<u32>,
-    plan_state: Vec<Step>,
-    plan_goal: Vec<Step>,
-    plan_next: Vec<Step>,
-    /// Per role: (move, value slot) of moves that can be legal.
+    code: Code,
+    /// Per role: (move, value bit) of moves that can be legal.
     legal: Vec<Vec<(u32, u32)>>,
-    /// Per fluent: value slot of `next`.
-    next: Vec<u32>,
     terminal: u32,
-    /// Per role: (goal value, value slot).
+    /// Per role: (goal value, value bit).
     goal: Vec<Vec<(u8, u32)>>,
 }
 
 impl Propnet {
     /// Builds the reasoner of a ground program.
     pub fn new(gp: &GroundProgram) -> Self {
-        let n = gp.num_atoms();
-        let ni = gp.num_inputs as usize;
-        let slot = |o: Output| match o {
-            Output::False => n,
-            Output::True => n + 1,
-            Output::Atom(a) => a.0,
-        };
-        let mut lit_start = Vec::with_capacity(gp.rules.len() + 1);
-        let mut lits = Vec::with_capacity(gp.num_literals());
-        lit_start.push(0);
-        for r in &gp.rules {
-            lits.extend(r.body.iter().map(|l| l.0));
-            lit_start.push(lits.len() as u32);
-        }
-        // Cones: the derived atoms each group of outputs depends on.
-        let cone = |outs: &mut dyn Iterator<Item = Output>| -> Vec<bool> {
-            let mut mark = vec![false; n as usize];
-            let mut stack: Vec<u32> = outs
-                .filter_map(|o| match o {
-                    Output::Atom(a) => Some(a.0),
-                    _ => None,
-                })
-                .collect();
-            while let Some(a) = stack.pop() {
-                if mark[a as usize] {
-                    continue;
-                }
-                mark[a as usize] = true;
-                for r in gp.rules_of(crate::ground::AtomId(a)) {
-                    for l in r.body.iter() {
-                        if !mark[l.atom().0 as usize] {
-                            stack.push(l.atom().0);
-                        }
-                    }
-                }
-            }
-            mark
-        };
-        let state_cone = cone(
-            &mut gp
-                .legal
-                .iter()
-                .flatten()
-                .copied()
-                .chain(std::iter::once(gp.terminal)),
-        );
-        let goal_cone = cone(&mut gp.goal.iter().flatten().map(|&(_, o)| o));
-        let next_cone = cone(&mut gp.next.iter().copied());
-        let plan = |include: &dyn Fn(usize) -> bool| -> Vec<Step> {
-            let mut steps = Vec::new();
-            for c in &gp.components {
-                if !include(c.start as usize) {
-                    continue;
-                }
-                if c.cyclic {
-                    steps.push(Step::Cycle(c.start, c.end));
-                } else {
-                    steps.push(Step::Atom(c.start));
-                }
-            }
-            steps
-        };
-        let plan_state = plan(&|a| state_cone[a]);
-        let plan_goal = plan(&|a| goal_cone[a] && !state_cone[a]);
-        let plan_next = plan(&|a| next_cone[a] && !state_cone[a]);
-        let words = gp.fluents.len().div_ceil(64).max(1);
-        let mut init = PropnetState(vec![0u64; words].into());
+        let code = Code::new(gp);
+        let layout = &code.layout;
+        let mut init = PropnetState(vec![0u64; layout.state_words].into());
         for &f in &gp.init {
             init.set(f as usize);
         }
@@ -199,17 +119,7 @@ impl Propnet {
                         .collect()
                 })
                 .collect(),
-            words,
             init,
-            num_inputs: ni,
-            false_slot: n,
-            does_start: gp.does_start.clone(),
-            rule_start: gp.rule_start.clone(),
-            lit_start,
-            lits,
-            plan_state,
-            plan_goal,
-            plan_next,
             legal: gp
                 .legal
                 .iter()
@@ -217,17 +127,17 @@ impl Propnet {
                     ms.iter()
                         .enumerate()
                         .filter(|(_, &o)| o != Output::False)
-                        .map(|(m, &o)| (m as u32, slot(o)))
+                        .map(|(m, &o)| (m as u32, layout.output(o)))
                         .collect()
                 })
                 .collect(),
-            next: gp.next.iter().map(|&o| slot(o)).collect(),
-            terminal: slot(gp.terminal),
+            terminal: layout.output(gp.terminal),
             goal: gp
                 .goal
                 .iter()
-                .map(|gs| gs.iter().map(|&(v, o)| (v, slot(o))).collect())
+                .map(|gs| gs.iter().map(|&(v, o)| (v, layout.output(o))).collect())
                 .collect(),
+            code,
         }
     }
 
@@ -236,90 +146,48 @@ impl Propnet {
         self.fluents.len()
     }
 
-    #[inline]
-    fn eval_atom(&self, vals: &mut [u8], a: usize) -> u8 {
-        let i = a - self.num_inputs;
-        let (rs, re) = (self.rule_start[i] as usize, self.rule_start[i + 1] as usize);
-        let mut v = 0;
-        'rules: for r in rs..re {
-            let (ls, le) = (self.lit_start[r] as usize, self.lit_start[r + 1] as usize);
-            for &l in &self.lits[ls..le] {
-                if vals[(l >> 1) as usize] ^ (l & 1) as u8 == 0 {
-                    continue 'rules;
-                }
-            }
-            v = 1;
-            break;
-        }
-        vals[a] = v;
-        v
-    }
-
-    fn run(&self, plan: &[Step], vals: &mut [u8]) {
-        for &step in plan {
-            match step {
-                Step::Atom(a) => {
-                    self.eval_atom(vals, a as usize);
-                }
-                Step::Cycle(s, e) => {
-                    // Least fixpoint of positive recursion: from all false,
-                    // re-evaluate until stable (monotone, so it terminates).
-                    for a in s..e {
-                        vals[a as usize] = 0;
-                    }
-                    loop {
-                        let mut changed = false;
-                        for a in s..e {
-                            let old = vals[a as usize];
-                            changed |= self.eval_atom(vals, a as usize) != old;
-                        }
-                        if !changed {
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     /// Makes `s` hold the atom values of `state` with at least the plans
     /// in `need` evaluated.
     fn prepare(&self, s: &mut Scratch, state: &[u64], need: u8) {
-        if s.owner != self.uid || s.state[..] != state[..] {
+        let sw = state.len();
+        if s.owner != self.uid || s.vals[..sw] != state[..] {
             s.owner = self.uid;
-            s.state.clear();
-            s.state.extend_from_slice(state);
             s.flags = 0;
-            let n = self.false_slot as usize + 2;
+            let n = self.code.layout.total_words();
             if s.vals.len() != n {
                 s.vals.clear();
                 s.vals.resize(n, 0);
             }
-            s.vals[n - 2] = 0;
+            s.vals[..sw].copy_from_slice(state);
+            s.vals[sw..].fill(0);
             s.vals[n - 1] = 1;
-            for (f, v) in s.vals[..self.fluents.len()].iter_mut().enumerate() {
-                *v = (state[f >> 6] >> (f & 63) & 1) as u8;
-            }
+            s.joint.clear();
+            s.joint.resize(self.roles.len(), 0);
         }
         if need & (HAVE_STATE | HAVE_GOAL) != 0 && s.flags & HAVE_STATE == 0 {
-            self.run(&self.plan_state, &mut s.vals);
+            code::run(&self.code.state, &mut s.vals, &self.code.pool, &s.joint);
             s.flags |= HAVE_STATE;
         }
         if need & HAVE_GOAL != 0 && s.flags & HAVE_GOAL == 0 {
-            self.run(&self.plan_goal, &mut s.vals);
+            code::run(&self.code.goal, &mut s.vals, &self.code.pool, &s.joint);
             s.flags |= HAVE_GOAL;
         }
     }
 
     /// Runs `f` on the atom values of `state` with at least the plans in
     /// `need` evaluated.
-    fn with_values<R>(&self, state: &PropnetState, need: u8, f: impl FnOnce(&[u8]) -> R) -> R {
+    fn with_values<R>(&self, state: &PropnetState, need: u8, f: impl FnOnce(&[u64]) -> R) -> R {
         SCRATCH.with(|cell| {
             let mut guard = cell.borrow_mut();
             self.prepare(&mut guard, &state.0, need);
             f(&guard.vals)
         })
     }
+}
+
+#[inline(always)]
+fn bit(v: &[u64], b: u32) -> bool {
+    (v[(b >> 6) as usize] >> (b & 63)) & 1 != 0
 }
 
 impl Game for Propnet {
@@ -343,8 +211,8 @@ impl Game for Propnet {
             return;
         };
         self.with_values(state, HAVE_STATE, |vals| {
-            for &(m, s) in legal {
-                if vals[s as usize] != 0 {
+            for &(m, b) in legal {
+                if bit(vals, b) {
                     out.push(Move(m));
                 }
             }
@@ -352,7 +220,7 @@ impl Game for Propnet {
     }
 
     fn is_terminal(&self, state: &PropnetState) -> bool {
-        self.with_values(state, HAVE_STATE, |vals| vals[self.terminal as usize] != 0)
+        self.with_values(state, HAVE_STATE, |vals| bit(vals, self.terminal))
     }
 
     fn goal(&self, state: &PropnetState, role: Role) -> Goal {
@@ -361,8 +229,8 @@ impl Game for Propnet {
         };
         self.with_values(state, HAVE_GOAL, |vals| {
             let mut found = Goal::None;
-            for &(v, s) in goals {
-                if vals[s as usize] != 0 {
+            for &(v, b) in goals {
+                if bit(vals, b) {
                     if found != Goal::None {
                         return Goal::Ambiguous;
                     }
@@ -378,26 +246,40 @@ impl Game for Propnet {
             let mut guard = cell.borrow_mut();
             let s = &mut *guard;
             self.prepare(s, &state.0, HAVE_STATE);
-            let vals = &mut s.vals;
-            let valid = |r: usize, mv: Move| {
-                self.moves
+            let code = &self.code;
+            let mut does = code.layout.state_words * 64;
+            for (r, ms) in self.moves.iter().enumerate() {
+                // A missing or out-of-range move is no move: the result is
+                // unspecified but memory-safe, as the trait allows.
+                let m = joint
                     .get(r)
-                    .is_some_and(|ms| (mv.0 as usize) < ms.len())
-            };
-            for (r, &mv) in joint.iter().enumerate() {
-                if valid(r, mv) {
-                    vals[(self.does_start[r] + mv.0) as usize] = 1;
+                    .map_or(ms.len(), |m| (m.0 as usize).min(ms.len()));
+                s.joint[r] = m as u32;
+                if m < ms.len() {
+                    let b = does + m;
+                    s.vals[b >> 6] |= 1 << (b & 63);
+                }
+                does += ms.len();
+            }
+            code::run(&code.next, &mut s.vals, &code.pool, &s.joint);
+            let vals = &s.vals;
+            // The value vector holds a copy of the state: the next state
+            // can be written in place.
+            let sw = state.0.len();
+            let next = &mut state.0;
+            if code.keep.is_empty() {
+                next.fill(0);
+            } else {
+                for (w, word) in next.iter_mut().enumerate() {
+                    let mut keep = 0;
+                    for (table, &m) in code.keep.iter().zip(&s.joint) {
+                        keep |= table[m as usize * sw + w];
+                    }
+                    *word = vals[w] & keep;
                 }
             }
-            self.run(&self.plan_next, vals);
-            state.0.fill(0);
-            for (f, &slot) in self.next.iter().enumerate() {
-                state.0[f >> 6] |= (vals[slot as usize] as u64) << (f & 63);
-            }
-            for (r, &mv) in joint.iter().enumerate() {
-                if valid(r, mv) {
-                    vals[(self.does_start[r] + mv.0) as usize] = 0;
-                }
+            for &(f, b) in &code.next_bits {
+                next[(f >> 6) as usize] |= ((vals[(b >> 6) as usize] >> (b & 63)) & 1) << (f & 63);
             }
             // The values no longer describe `state`, which changed in place.
             s.owner = 0;
@@ -430,7 +312,7 @@ impl Game for Propnet {
     }
 
     fn parse_state(&self, text: &str) -> Result<PropnetState, ParseError> {
-        let mut state = PropnetState(vec![0u64; self.words].into());
+        let mut state = PropnetState(vec![0u64; self.code.layout.state_words].into());
         for term in text::split_terms(text)? {
             let key = text::key(term)?;
             match self.fluent_key.get(&key) {

@@ -5,7 +5,9 @@
 //! that differ only in a positive `does` literal are merged into one "any of
 //! these moves" test: each role makes exactly one move, so that is a lookup
 //! of the role's move id in a bit set (board games have thousands of such
-//! rules: one per cell and move). Frame rules `next(f) <= true(f) ∧ does`
+//! rules: one per cell and move). In the `next` plan, rules with few moves
+//! are not tested at all but looked up by the moves made ([`Op::Trigger`]).
+//! Frame rules `next(f) <= true(f) ∧ does`
 //! leave the stream altogether for per-role tables applied word-parallel
 //! ([`Code::keep`]). Atoms sharing a guard literal (such as `(true (control
 //! white))`) are grouped behind one test that skips them all when it fails.
@@ -88,8 +90,21 @@ pub(super) enum Op {
     Conj { len: u32, any: bool },
     /// `v[w] & mask == want`.
     Test { w: u32, mask: u64, want: u64 },
-    /// The move of `role` is in the bit set at `pool[off..]`.
+    /// `v[w] & mask != 0`: an atom's rules that are single positive
+    /// literals in one word, as one conjunction.
+    Some { w: u32, mask: u64 },
+    /// The move of `role` must be in the bit set at `pool[off..]` (the
+    /// conjunction's move set has moves of this role only). First in its
+    /// conjunction: one move out of many is the most selective test.
+    Move { role: u32, off: u32 },
+    /// The move of `role` is in the bit set at `pool[off..]`; one such test
+    /// of a conjunction must hold (its move set spans several roles).
     Any { role: u32, off: u32 },
+    /// Rules that hold only for a few moves, looked up by the moves made
+    /// instead of tested one by one: for each role `r` making move `m`, the
+    /// conjunctions at `trig_items[trig_start[i]..trig_start[i + 1]]` with
+    /// `i = base + role_off[r] + m` (see [`Code`]).
+    Trigger { base: u32 },
     /// The `len` following instructions (the atoms of a cyclic component)
     /// are repeated until none changes: the least fixpoint.
     Cycle { len: u32 },
@@ -124,7 +139,20 @@ pub(super) struct Code {
     pub keep: Vec<Vec<u64>>,
     /// Per fluent: the bit of its `next` output.
     pub next_bits: Vec<(u32, u32)>,
+    /// Per role, the index of its move 0 in a trigger table (each role has
+    /// its moves plus one out-of-range slot).
+    role_off: Vec<u32>,
+    /// Trigger tables ([`Op::Trigger`]): ranges of `trig_items`.
+    trig_start: Vec<u32>,
+    /// Triggered rules: (atom bit, index in `trig_ops` of a conjunction).
+    trig_items: Vec<(u32, u32)>,
+    /// Conjunctions of triggered rules ([`Op::Conj`] and its tests).
+    trig_ops: Vec<Op>,
 }
+
+/// Largest move set (per role) of a rule looked up by move rather than
+/// tested: each of its moves lists the rule once.
+const TRIGGER_MAX: usize = 24;
 
 /// Groups bit positions by word: `(word, mask)`.
 fn by_word(bits: impl IntoIterator<Item = u32>) -> BTreeMap<u32, u64> {
@@ -133,6 +161,27 @@ fn by_word(bits: impl IntoIterator<Item = u32>) -> BTreeMap<u32, u64> {
         *m.entry(b >> 6).or_insert(0u64) |= 1u64 << (b & 63);
     }
     m
+}
+
+/// The word tests of a conjunction of literals.
+fn word_tests(lits: &[Lit]) -> Vec<Op> {
+    let pos = by_word(lits.iter().filter(|l| !l.1).map(|l| l.0));
+    let neg = by_word(lits.iter().filter(|l| l.1).map(|l| l.0));
+    let mut words: Vec<u32> = pos.keys().chain(neg.keys()).copied().collect();
+    words.sort_unstable();
+    words.dedup();
+    words
+        .into_iter()
+        .map(|w| {
+            let p = pos.get(&w).copied().unwrap_or(0);
+            let n = neg.get(&w).copied().unwrap_or(0);
+            Op::Test {
+                w,
+                mask: p | n,
+                want: p,
+            }
+        })
+        .collect()
 }
 
 struct Builder<'a> {
@@ -144,6 +193,15 @@ struct Builder<'a> {
     overrides: HashMap<u32, Vec<Conj>>,
     pool: Vec<u64>,
     pool_index: HashMap<Vec<u64>, u32>,
+    /// Whether rules with few moves go to trigger tables (the `next` plan:
+    /// only it has moves).
+    trigger: bool,
+    role_off: Vec<u32>,
+    /// Per role, per move: the triggered rules of the level being emitted.
+    pending: Vec<Vec<Vec<(u32, u32)>>>,
+    trig_start: Vec<u32>,
+    trig_items: Vec<(u32, u32)>,
+    trig_ops: Vec<Op>,
 }
 
 /// A component to compute: its atoms' positions and bodies, its level (1 +
@@ -363,21 +421,69 @@ impl Builder<'_> {
         dest: u32,
         conjs: &[Conj],
         guard: Option<(u32, bool)>,
+        cyclic: bool,
     ) {
         let at = ops.len();
         ops.push(Op::Atom { dest, len: 0 });
+        // Rules that are one positive literal: one "some bit" test per word.
+        let singles = by_word(conjs.iter().filter_map(|c| match c.lits.as_slice() {
+            [(b, false)] if c.any.is_empty() && Some((*b, false)) != guard => Some(*b),
+            _ => None,
+        }));
+        for (&w, &mask) in &singles {
+            ops.push(Op::Conj { len: 1, any: false });
+            ops.push(Op::Some { w, mask });
+        }
         for c in conjs {
+            if let [(b, false)] = c.lits.as_slice() {
+                if c.any.is_empty() && Some((*b, false)) != guard {
+                    continue;
+                }
+            }
             let lits = c.lits.iter().filter(|&&l| Some(l) != guard);
             let pos = by_word(lits.clone().filter(|l| !l.1).map(|l| l.0));
             let neg = by_word(lits.filter(|l| l.1).map(|l| l.0));
             let mut words: Vec<u32> = pos.keys().chain(neg.keys()).copied().collect();
             words.sort_unstable();
             words.dedup();
+            let roles: Vec<u32> = (0..self.roles.len() as u32)
+                .filter(|&r| c.any.iter().any(|&(ar, _)| ar == r))
+                .collect();
+            let triggered = self.trigger
+                && !cyclic
+                && !roles.is_empty()
+                && roles
+                    .iter()
+                    .all(|&r| c.any.iter().filter(|&&(ar, _)| ar == r).count() <= TRIGGER_MAX);
+            if triggered {
+                // All of the conjunction but its moves, which the lookup
+                // has checked; the guard too, since the lookup comes
+                // before the guard's test.
+                let head = self.trig_ops.len() as u32;
+                let tests = word_tests(&c.lits);
+                self.trig_ops.push(Op::Conj {
+                    len: tests.len() as u32,
+                    any: false,
+                });
+                self.trig_ops.extend(tests);
+                for &(r, m) in &c.any {
+                    self.pending[r as usize][m as usize].push((dest, head));
+                }
+                continue;
+            }
             let head = ops.len();
             ops.push(Op::Conj {
                 len: 0,
-                any: !c.any.is_empty(),
+                any: roles.len() > 1,
             });
+            let move_set = |b: &mut Self, r: u32| {
+                let moves = c.any.iter().filter(|&&(ar, _)| ar == r).map(|&(_, m)| m);
+                b.move_set(r, moves)
+            };
+            if let [r] = roles.as_slice() {
+                let off = move_set(self, *r);
+                ops.push(Op::Move { role: *r, off });
+            }
             for w in words {
                 let p = pos.get(&w).copied().unwrap_or(0);
                 let n = neg.get(&w).copied().unwrap_or(0);
@@ -387,15 +493,9 @@ impl Builder<'_> {
                     want: p,
                 });
             }
-            for r in 0..self.roles.len() as u32 {
-                let moves: Vec<u32> = c
-                    .any
-                    .iter()
-                    .filter(|&&(ar, _)| ar == r)
-                    .map(|&(_, m)| m)
-                    .collect();
-                if !moves.is_empty() {
-                    let off = self.move_set(r, moves.into_iter());
+            if roles.len() > 1 {
+                for &r in &roles {
+                    let off = move_set(self, r);
                     ops.push(Op::Any { role: r, off });
                 }
             }
@@ -405,7 +505,31 @@ impl Builder<'_> {
             }
         }
         let len = (ops.len() - at - 1) as u32;
-        ops[at] = Op::Atom { dest, len };
+        if len == 0 {
+            // Every rule was triggered (or there was none).
+            ops.pop();
+        } else {
+            ops[at] = Op::Atom { dest, len };
+        }
+    }
+
+    /// Ends the rules triggered at one level: their table goes after the
+    /// others, and `ops[at]`, reserved for its [`Op::Trigger`], gets it or
+    /// is removed if there is none.
+    fn flush_triggers(&mut self, ops: &mut Vec<Op>, at: usize) {
+        if self.pending.iter().flatten().all(Vec::is_empty) {
+            ops.remove(at);
+            return;
+        }
+        let base = self.trig_start.len() as u32;
+        for per_move in &mut self.pending {
+            for items in per_move.iter_mut() {
+                self.trig_start.push(self.trig_items.len() as u32);
+                self.trig_items.append(items);
+            }
+        }
+        self.trig_start.push(self.trig_items.len() as u32);
+        ops[at] = Op::Trigger { base };
     }
 
     /// The instructions computing the derived atoms in `need` (indexed by
@@ -417,9 +541,21 @@ impl Builder<'_> {
         let mut order: Vec<usize> = (0..units.len()).collect();
         order.sort_by_key(|&i| (units[i].level, units[i].guard.is_none(), units[i].guard, i));
         let mut ops = Vec::new();
+        let mut level = None;
+        let mut reserved = 0;
         let mut i = 0;
         while i < order.len() {
             let first = &units[order[i]];
+            if self.trigger && level != Some(first.level) {
+                // Triggered rules of a level go before its atoms, after
+                // every lower level.
+                if level.is_some() {
+                    self.flush_triggers(&mut ops, reserved);
+                }
+                level = Some(first.level);
+                reserved = ops.len();
+                ops.push(Op::Trigger { base: 0 });
+            }
             let mut j = i + 1;
             while j < order.len()
                 && first.guard.is_some()
@@ -428,7 +564,9 @@ impl Builder<'_> {
             {
                 j += 1;
             }
-            let guard = first.guard.filter(|_| j - i > 1);
+            // A guard of one acyclic atom pays too: when it fails, the
+            // atom's rules are not looked at.
+            let guard = first.guard;
             let at = ops.len();
             if let Some((bit, neg)) = guard {
                 ops.push(Op::Guard { bit, neg, skip: 0 });
@@ -440,7 +578,7 @@ impl Builder<'_> {
                     ops.push(Op::Cycle { len: 0 });
                 }
                 for (dest, conjs) in &u.atoms {
-                    self.emit_atom(&mut ops, *dest, conjs, guard);
+                    self.emit_atom(&mut ops, *dest, conjs, guard, u.cyclic);
                 }
                 if u.cyclic {
                     ops[start] = Op::Cycle {
@@ -456,6 +594,9 @@ impl Builder<'_> {
                 };
             }
             i = j;
+        }
+        if level.is_some() {
+            self.flush_triggers(&mut ops, reserved);
         }
         ops
     }
@@ -500,6 +641,24 @@ impl Code {
             overrides: HashMap::new(),
             pool: Vec::new(),
             pool_index: HashMap::new(),
+            trigger: false,
+            role_off: gp
+                .moves
+                .iter()
+                .scan(0, |off, ms| {
+                    let at = *off;
+                    *off += ms.len() as u32 + 1;
+                    Some(at)
+                })
+                .collect(),
+            pending: gp
+                .moves
+                .iter()
+                .map(|ms| vec![Vec::new(); ms.len() + 1])
+                .collect(),
+            trig_start: Vec::new(),
+            trig_items: Vec::new(),
+            trig_ops: Vec::new(),
         };
         let keep = b.frame_tables();
         let state_cone = cone(gp, gp.legal.iter().flatten().copied().chain([gp.terminal]));
@@ -510,6 +669,7 @@ impl Code {
         };
         let state = b.plan(&state_cone);
         let goal = b.plan(&minus(&goal_cone));
+        b.trigger = true;
         let next = b.plan(&minus(&next_cone));
         let next_bits = gp
             .next
@@ -531,13 +691,18 @@ impl Code {
             pool: b.pool,
             keep,
             next_bits,
+            role_off: b.role_off,
+            trig_start: b.trig_start,
+            trig_items: b.trig_items,
+            trig_ops: b.trig_ops,
         }
     }
 }
 
 /// Runs `ops` on the value vector `v` with the joint move `mv` (move ids,
 /// one per role), returning whether some atom became true.
-pub(super) fn run(ops: &[Op], v: &mut [u64], pool: &[u64], mv: &[u32]) -> bool {
+pub(super) fn run(code: &Code, ops: &[Op], v: &mut [u64], mv: &[u32]) -> bool {
+    let pool = &code.pool[..];
     let mut changed = false;
     let mut pc = 0;
     while pc < ops.len() {
@@ -568,15 +733,41 @@ pub(super) fn run(ops: &[Op], v: &mut [u64], pool: &[u64], mv: &[u32]) -> bool {
                 }
                 pc = end;
             }
+            Op::Trigger { base } => {
+                for (&off, &m) in code.role_off.iter().zip(mv) {
+                    let i = (base + off + m) as usize;
+                    let (s, e) = (code.trig_start[i] as usize, code.trig_start[i + 1] as usize);
+                    for &(dest, at) in &code.trig_items[s..e] {
+                        let at = at as usize;
+                        let Op::Conj { len, .. } = code.trig_ops[at] else {
+                            unreachable!("a trigger lists conjunctions")
+                        };
+                        if conj_holds(
+                            &code.trig_ops[at + 1..at + 1 + len as usize],
+                            false,
+                            v,
+                            pool,
+                            mv,
+                        ) {
+                            v[(dest >> 6) as usize] |= 1 << (dest & 63);
+                        }
+                    }
+                }
+                pc += 1;
+            }
             Op::Cycle { len } => {
                 let body = &ops[pc + 1..pc + 1 + len as usize];
                 // Monotone from all false: iterate until nothing changes.
-                while run(body, v, pool, mv) {
+                while run(code, body, v, mv) {
                     changed = true;
                 }
                 pc += 1 + len as usize;
             }
-            Op::Conj { .. } | Op::Test { .. } | Op::Any { .. } => {
+            Op::Conj { .. }
+            | Op::Test { .. }
+            | Op::Some { .. }
+            | Op::Move { .. }
+            | Op::Any { .. } => {
                 unreachable!("conjunctions only occur within atoms")
             }
         }
@@ -591,6 +782,17 @@ fn conj_holds(tests: &[Op], any: bool, v: &[u64], pool: &[u64], mv: &[u32]) -> b
         match t {
             Op::Test { w, mask, want } => {
                 if v[w as usize] & mask != want {
+                    return false;
+                }
+            }
+            Op::Some { w, mask } => {
+                if v[w as usize] & mask == 0 {
+                    return false;
+                }
+            }
+            Op::Move { role, off } => {
+                let m = mv[role as usize];
+                if (pool[off as usize + (m >> 6) as usize] >> (m & 63)) & 1 == 0 {
                     return false;
                 }
             }

@@ -165,11 +165,11 @@ impl Propnet {
             s.joint.resize(self.roles.len(), 0);
         }
         if need & (HAVE_STATE | HAVE_GOAL) != 0 && s.flags & HAVE_STATE == 0 {
-            code::run(&self.code.state, &mut s.vals, &self.code.pool, &s.joint);
+            code::run(&self.code, &self.code.state, &mut s.vals, &s.joint);
             s.flags |= HAVE_STATE;
         }
         if need & HAVE_GOAL != 0 && s.flags & HAVE_GOAL == 0 {
-            code::run(&self.code.goal, &mut s.vals, &self.code.pool, &s.joint);
+            code::run(&self.code, &self.code.goal, &mut s.vals, &s.joint);
             s.flags |= HAVE_GOAL;
         }
     }
@@ -261,7 +261,7 @@ impl Game for Propnet {
                 }
                 does += ms.len();
             }
-            code::run(&code.next, &mut s.vals, &code.pool, &s.joint);
+            code::run(code, &code.next, &mut s.vals, &s.joint);
             let vals = &s.vals;
             // The value vector holds a copy of the state: the next state
             // can be written in place.

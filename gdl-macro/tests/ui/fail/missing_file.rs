@@ -1,0 +1,6 @@
+gdl_macro::gdl! {
+    mod chess;
+    include "games/no_such_game.kif";
+}
+
+fn main() {}

@@ -3,7 +3,7 @@
 //! engine the fastest GGP players use.
 //!
 //! The net is a flat instruction stream over a bit vector of atom values
-//! (see [`code`]: word-mask tests, merged `does` rules as move-set lookups,
+//! (see `code.rs`: word-mask tests, merged `does` rules as move-set lookups,
 //! frame rules as word-parallel keep tables, guards skipping groups of
 //! atoms). A query evaluates, in topological order, only the atoms its
 //! outputs depend on:
@@ -54,7 +54,7 @@ const HAVE_GOAL: u8 = 2;
 struct Scratch {
     owner: u64,
     flags: u8,
-    /// The value vector (see [`code::Layout`]); its first words are the state.
+    /// The value vector (see `code::Layout`); its first words are the state.
     vals: Vec<u64>,
     /// The joint move, one move id per role.
     joint: Vec<u32>,

@@ -133,7 +133,17 @@ impl Gen<'_> {
         // units of lower levels), then by guard so that units sharing one
         // are adjacent, then as the ground program ordered them.
         let mut order: Vec<usize> = (0..units.len()).collect();
-        order.sort_by_key(|&i| (units[i].level, units[i].guard.is_none(), units[i].guard, i));
+        order.sort_by_key(|&i| {
+            let u = &units[i];
+            (
+                u.level,
+                u.guard.is_none(),
+                u.guard,
+                u.guard2.is_none(),
+                u.guard2,
+                i,
+            )
+        });
         let mut names = Vec::new();
         let mut body: Vec<TokenStream> = Vec::new();
         let mut weight = 0;
@@ -155,17 +165,39 @@ impl Gen<'_> {
                 // all false (the vector starts at zero) and none is computed.
                 Some(guard) if group.len() > 1 => {
                     let test = rules::lit_test(guard);
-                    let stmts: Vec<TokenStream> = group
-                        .iter()
-                        .map(|u| self.unit_code(u, Some(guard)))
-                        .collect();
+                    let mut stmts: Vec<TokenStream> = Vec::new();
+                    let mut k = 0;
+                    while k < group.len() {
+                        let g2 = group[k].guard2;
+                        let mut l = k + 1;
+                        while l < group.len() && g2.is_some() && group[l].guard2 == g2 {
+                            l += 1;
+                        }
+                        match g2 {
+                            Some(g2) if l - k > 1 => {
+                                let test2 = rules::lit_test(g2);
+                                let inner: Vec<TokenStream> = group[k..l]
+                                    .iter()
+                                    .map(|u| self.unit_code(u, &[guard, g2]))
+                                    .collect();
+                                stmts.push(quote! {
+                                    if #test2 {
+                                        #(#inner)*
+                                    }
+                                });
+                            }
+                            _ => stmts
+                                .extend(group[k..l].iter().map(|u| self.unit_code(u, &[guard]))),
+                        }
+                        k = l;
+                    }
                     body.push(quote! {
                         if #test {
                             #(#stmts)*
                         }
                     });
                 }
-                _ => body.extend(group.iter().map(|u| self.unit_code(u, None))),
+                _ => body.extend(group.iter().map(|u| self.unit_code(u, &[]))),
             }
             i = j;
             if weight >= CHUNK_WEIGHT {
@@ -525,6 +557,7 @@ impl Gen<'_> {
             units.push(Unit {
                 level: lv,
                 guard: None,
+                guard2: None,
                 guards,
                 atoms,
                 cyclic: comp.cyclic,
@@ -547,22 +580,30 @@ impl Gen<'_> {
                 .iter()
                 .copied()
                 .max_by_key(|g| (freq[g], std::cmp::Reverse(*g)));
+            // A second guard splits a large guarded group further (in chess:
+            // the piece on a move's source square under the side to move).
+            u.guard2 = u
+                .guards
+                .iter()
+                .copied()
+                .filter(|g| Some(*g) != u.guard && freq[g] > 1)
+                .max_by_key(|g| (freq[g], std::cmp::Reverse(*g)));
         }
         units
     }
 
     /// The statements computing a unit, leaving out the `guard` literal that
     /// an enclosing test already checked.
-    fn unit_code(&self, unit: &Unit, guard: Option<(u32, bool)>) -> TokenStream {
+    fn unit_code(&self, unit: &Unit, guards: &[(u32, bool)]) -> TokenStream {
         let mut stmts = Vec::new();
         let mut words = Vec::new();
         for (pos, conjs) in &unit.atoms {
             let pos = *pos;
             let (w, shift) = (lit_usize((pos >> 6) as usize), lit_u32(pos & 63));
-            let conjs: Vec<rules::Conj> = match guard {
-                Some(g) => conjs.iter().map(|c| c.without(g)).collect(),
-                None => conjs.clone(),
-            };
+            let conjs: Vec<rules::Conj> = conjs
+                .iter()
+                .map(|c| guards.iter().fold(c.clone(), |c, &g| c.without(g)))
+                .collect();
             let test = rules::disj_expr(&conjs, &self.layout);
             if !words.contains(&(pos >> 6)) {
                 words.push(pos >> 6);
@@ -608,6 +649,7 @@ struct Gather {
 struct Unit {
     level: u32,
     guard: Option<(u32, bool)>,
+    guard2: Option<(u32, bool)>,
     guards: Vec<(u32, bool)>,
     atoms: Vec<(u32, Vec<rules::Conj>)>,
     cyclic: bool,

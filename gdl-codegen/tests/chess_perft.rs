@@ -6,7 +6,7 @@
 //! interpreter must agree with the counts at shallow depth.
 //!
 //! Depths are kept small enough for CI; deeper counts (initial position to
-//! depth 5, Kiwipete to 4, position 3 to 6, position 4 to 4) match too and
+//! depth 5, Kiwipete to 5, positions 3 to 6, 4 to 5 and 5 to 4) match too and
 //! can be checked with the binary by hand.
 
 use std::path::{Path, PathBuf};
@@ -191,4 +191,40 @@ fn fen_fluents() {
         "(cell e 8 bk) (cell a 1 wr) (cell e 1 wk) (control black) \
          (castling white queenside) (ep e 3) (step 1)"
     );
+}
+
+#[test]
+fn mate_stalemate_and_the_move_limit_end_the_game() {
+    use gdl_runtime::Goal;
+    let text = chess_text();
+    let fe = frontend::run_bytes("chess.kif", &text, &Options::default());
+    let interp = Interpreter::new(&fe.program).expect("interpreter");
+    let at = |fen: &str| {
+        interp
+            .parse_state(&fen_to_fluents(fen))
+            .unwrap_or_else(|e| panic!("{fen}: {e}"))
+    };
+    let goals = |state| (interp.goal(state, 0), interp.goal(state, 1));
+    // Fool's mate: white is mated.
+    let mate = at("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    assert!(interp.is_terminal(&mate));
+    assert_eq!(goals(&mate), (Goal::Value(0), Goal::Value(100)));
+    // Black to move, not in check, no legal move.
+    let stalemate = at("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    assert!(interp.is_terminal(&stalemate));
+    assert_eq!(goals(&stalemate), (Goal::Value(50), Goal::Value(50)));
+    // In check but with a way out: not over.
+    let check = at("7k/8/6K1/8/8/8/8/Q7 b - - 0 1");
+    assert!(!interp.is_terminal(&check));
+    // 100 moves a side: a draw.
+    let initial = fen_to_fluents("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let before = interp
+        .parse_state(&initial.replace("(step 1)", "(step 200)"))
+        .expect("ply 200");
+    assert!(!interp.is_terminal(&before));
+    let limit = interp
+        .parse_state(&initial.replace("(step 1)", "(step 201)"))
+        .expect("ply 201");
+    assert!(interp.is_terminal(&limit));
+    assert_eq!(goals(&limit), (Goal::Value(50), Goal::Value(50)));
 }

@@ -166,6 +166,9 @@ impl Gen<'_> {
                 Some(guard) if group.len() > 1 => {
                     let test = rules::lit_test(guard);
                     let mut stmts: Vec<TokenStream> = Vec::new();
+                    // The second guard's test and statements when it alone
+                    // covers the group (one `if`, not two: `collapsible_if`).
+                    let mut only_inner = None;
                     let mut k = 0;
                     while k < group.len() {
                         let g2 = group[k].guard2;
@@ -180,6 +183,9 @@ impl Gen<'_> {
                                     .iter()
                                     .map(|u| self.unit_code(u, &[guard, g2]))
                                     .collect();
+                                if k == 0 && l == group.len() {
+                                    only_inner = Some((test2.clone(), inner.clone()));
+                                }
                                 stmts.push(quote! {
                                     if #test2 {
                                         #(#inner)*
@@ -191,10 +197,17 @@ impl Gen<'_> {
                         }
                         k = l;
                     }
-                    body.push(quote! {
-                        if #test {
-                            #(#stmts)*
-                        }
+                    body.push(match only_inner {
+                        Some((test2, inner)) => quote! {
+                            if #test && #test2 {
+                                #(#inner)*
+                            }
+                        },
+                        None => quote! {
+                            if #test {
+                                #(#stmts)*
+                            }
+                        },
                     });
                 }
                 _ => body.extend(group.iter().map(|u| self.unit_code(u, &[]))),
@@ -434,23 +447,28 @@ impl Gen<'_> {
             }
         }
         let mut names = Vec::new();
-        let mut chunk: Vec<TokenStream> = Vec::new();
+        let mut chunk: Vec<(Literal, Vec<TokenStream>)> = Vec::new();
         let mut weight = 0;
         let total = grouped.len();
         for (i, (m, stmts)) in grouped.into_iter().enumerate() {
             weight += stmts.len();
-            let ml = lit_u32(m);
-            chunk.push(quote!(#ml => { #(#stmts)* }));
+            chunk.push((lit_u32(m), stmts));
             if weight >= CHUNK_WEIGHT || i + 1 == total {
                 let name = format_ident!("next_moves_{}_{}", r, names.len());
                 let arms = std::mem::take(&mut chunk);
+                // One move is an `if`: a match of one arm and an empty
+                // catch-all would be clippy's `single_match`.
+                let body = match arms.as_slice() {
+                    [(ml, stmts)] => quote!(if m == #ml { #(#stmts)* }),
+                    _ => {
+                        let arms = arms.iter().map(|(ml, stmts)| quote!(#ml => { #(#stmts)* }));
+                        quote!(match m { #(#arms)* _ => {} })
+                    }
+                };
                 self.fns.push(quote! {
                     #[inline(never)]
                     fn #name(v: &mut Values, m: u32) {
-                        match m {
-                            #(#arms)*
-                            _ => {}
-                        }
+                        #body
                     }
                 });
                 names.push(name);
@@ -899,9 +917,15 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
         .filter(|(_, arms)| !arms.is_empty())
         .map(|(r, arms)| {
             let fns = g.dispatch_fns(r, arms);
-            let rl = lit_usize(r);
+            // `first()` for role 0: clippy's `get_first`.
+            let get = if r == 0 {
+                quote!(first())
+            } else {
+                let rl = lit_usize(r);
+                quote!(get(#rl))
+            };
             quote! {
-                if let Some(mv) = joint.get(#rl) {
+                if let Some(mv) = joint.#get {
                     #(#fns(&mut v, mv.0);)*
                 }
             }

@@ -200,10 +200,26 @@ pub fn conj_expr(c: &Conj, layout: &Layout) -> TokenStream {
 /// The disjunction of several conjunctions' tests, for one atom.
 pub fn disj_expr(conjs: &[Conj], layout: &Layout) -> TokenStream {
     let exprs: Vec<TokenStream> = conjs.iter().map(|c| conj_expr(c, layout)).collect();
-    match exprs.as_slice() {
+    balanced_or(&exprs)
+}
+
+/// Alternatives in one flat `a | b | ...` chain at most; longer
+/// disjunctions become a tree of parenthesized groups of this many, so that
+/// nesting grows with the logarithm of their length: a chain of 250 000
+/// alternatives (a goal of pacman2p) overflows the stack of the parser and
+/// the pretty-printer.
+const FLAT_OR: usize = 16;
+
+fn balanced_or(exprs: &[TokenStream]) -> TokenStream {
+    match exprs {
         [one] => one.clone(),
         // `|` binds tighter than `==`: parenthesize each alternative.
-        many => quote!(#((#many))|*),
+        many if many.len() <= FLAT_OR => quote!(#((#many))|*),
+        many => {
+            let group = many.len().div_ceil(FLAT_OR);
+            let groups: Vec<TokenStream> = many.chunks(group).map(balanced_or).collect();
+            quote!(#((#groups))|*)
+        }
     }
 }
 

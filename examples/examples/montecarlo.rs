@@ -27,6 +27,10 @@ impl WithGame for Match {
                 game.legal_moves(&state, role, &mut legal);
                 if legal.len() == 1 {
                     *slot = legal[0];
+                    let text = game.move_text(role, legal[0]);
+                    if text != "noop" {
+                        shown.push(format!("{} plays {text} (forced)", game.role_name(role)));
+                    }
                     continue;
                 }
                 let seed = self.seed ^ (ply << 8) ^ role as u64;

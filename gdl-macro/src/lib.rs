@@ -236,7 +236,7 @@ impl Parse for Input {
         while !input.is_empty() {
             let attrs = input.call(Attribute::parse_outer)?;
             let la = input.lookahead1();
-            if !attrs.is_empty() && !(la.peek(Token![mod]) || la.peek(Token![pub])) {
+            if !(attrs.is_empty() || la.peek(Token![mod]) || la.peek(Token![pub])) {
                 return Err(syn::Error::new_spanned(
                     &attrs[0],
                     "attributes apply to the generated module: write them before `mod name;`",
@@ -257,7 +257,7 @@ impl Parse for Input {
                     return Err(duplicate(token.span, "the type name"));
                 }
                 let wanted = names::type_name(&name.to_string());
-                if wanted != name.to_string() {
+                if name != wanted {
                     return Err(syn::Error::new(
                         name.span(),
                         format!("the game type name must be UpperCamelCase: write `{wanted}`"),

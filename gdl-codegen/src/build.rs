@@ -1,12 +1,10 @@
 //! Compiling games from a build script, in the style of `prost-build`.
 //!
 //! ```no_run
-//! // build.rs
-//! fn main() {
-//!     gdl_codegen::build::Builder::new()
-//!         .compile("games/tictactoe.kif")
-//!         .expect("tic-tac-toe compiles");
-//! }
+//! // In build.rs, inside `fn main()`:
+//! gdl_codegen::build::Builder::new()
+//!     .compile("games/tictactoe.kif")
+//!     .expect("tic-tac-toe compiles");
 //! ```
 //! and in the crate: `include!(concat!(env!("OUT_DIR"), "/tictactoe.rs"));`
 //! defines `TicTacToe`, which implements `gdl_runtime::Game`.

@@ -19,5 +19,4 @@ cd "$(dirname "$0")/.."
 if [ $# -gt 0 ]; then
     export GDL_CORPUS_FILTER=$1
 fi
-exec cargo test -q -p gdl-codegen --test compiled_agreement -- \
-    --ignored --exact whole_corpus --nocapture
+exec cargo test -q -p gdl-codegen --test compiled_corpus -- --exact whole_corpus --nocapture

@@ -1,0 +1,377 @@
+//! The compiled backend on the whole corpus: every game that grounds is
+//! generated, built (in batches sharing one target directory), replays its
+//! conformance traces and agrees with the interpreter on recorded seeded
+//! matches; a line per game and totals are printed.
+//!
+//! This takes long, so it is not part of `cargo test` (`test = false` in
+//! Cargo.toml); `scripts/compiled-corpus.sh` runs it.
+
+mod compiled;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use compiled::{Crate, GameSpec, Module, RecordParams};
+use gdl_codegen::codegen;
+
+/// A game's type name: from its file name, as the CLI makes it.
+fn type_name(spec: &GameSpec) -> String {
+    codegen::type_name_for(&spec.path)
+}
+
+/// Settings of the corpus run, from the environment.
+struct CorpusSettings {
+    /// Only games whose path contains this.
+    filter: Option<String>,
+    /// Seconds for emitting one game (reading, checking, grounding).
+    emit_timeout: Duration,
+    /// Seconds for a replay on the interpreter or propnet, or on the compiled code.
+    replay_timeout: Duration,
+    /// Largest generated module compiled, in bytes.
+    max_code: usize,
+    /// Bytes of generated code per crate.
+    batch_code: usize,
+    params: RecordParams,
+}
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+impl CorpusSettings {
+    fn from_env() -> CorpusSettings {
+        CorpusSettings {
+            filter: std::env::var("GDL_CORPUS_FILTER").ok(),
+            emit_timeout: Duration::from_secs(env_or("GDL_CORPUS_EMIT_TIMEOUT", 60)),
+            replay_timeout: Duration::from_secs(env_or("GDL_CORPUS_REPLAY_TIMEOUT", 120)),
+            max_code: env_or::<usize>("GDL_CORPUS_MAX_CODE_MB", 16) << 20,
+            batch_code: env_or::<usize>("GDL_CORPUS_BATCH_MB", 4) << 20,
+            params: RecordParams {
+                matches: env_or("GDL_CORPUS_MATCHES", 5),
+                seed: env_or("GDL_CORPUS_SEED", 20_240_601),
+                max_depth: env_or("GDL_CORPUS_MAX_DEPTH", 200),
+            },
+        }
+    }
+}
+
+/// The verdict on one corpus game.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Verdict {
+    /// Compiled, built, agreed.
+    Ok,
+    /// The checker rejects the game (not counted).
+    Invalid,
+    /// The game does not ground within the budget or time (not counted).
+    NoGround,
+    /// The generated code is over the size limit of the run.
+    TooLarge,
+    /// Code generation failed on a game that grounds.
+    EmitFailed,
+    /// The generated code does not build.
+    BuildFailed,
+    /// The compiled code panicked, crashed or timed out.
+    Crashed,
+    /// The compiled code departs from a conformance trace the interpreter replays.
+    ConformanceDiffers,
+    /// The interpreter or the propnet departs from the compiled code's matches.
+    Disagrees,
+    /// An interpreted replay timed out.
+    Timeout,
+}
+
+/// Runs `gdl-codegen ARGS` with a timeout.
+fn cli(args: &[&str], timeout: Duration) -> Result<compiled::Output, String> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gdl-codegen"));
+    cmd.args(args);
+    compiled::run_with_timeout(cmd, timeout)
+}
+
+/// Replays `trace` on `reasoner` with the CLI: `Ok(true)` agreed,
+/// `Ok(false)` with the difference, `Err` on a timeout or error.
+fn cli_replay(
+    spec: &GameSpec,
+    trace: &Path,
+    reasoner: &str,
+    timeout: Duration,
+) -> Result<Result<(), String>, String> {
+    let game = spec.path.display().to_string();
+    let trace = trace.display().to_string();
+    let mut args = vec!["replay", &game, &trace, "--reasoner", reasoner];
+    if spec.case_sensitive {
+        args.push("--case-sensitive");
+    }
+    let out = cli(&args, timeout)?;
+    match out.code {
+        Some(0) => Ok(Ok(())),
+        Some(1) if out.stdout.contains("DIFFERS") => Ok(Err(out
+            .stdout
+            .lines()
+            .find(|l| l.contains("DIFFERS"))
+            .unwrap_or_default()
+            .to_owned())),
+        code => Err(format!(
+            "exit {code:?}: {}",
+            compiled::excerpt(&out.stderr, 3)
+        )),
+    }
+}
+
+/// Builds `modules` as crate `name`, leaving out the modules rustc's errors
+/// point into (and, when an error points nowhere, splitting the batch).
+/// Returns the modules built and the failures.
+fn build_batch(
+    name: &str,
+    mut modules: Vec<Module>,
+    failed: &mut BTreeMap<usize, String>,
+) -> Vec<Module> {
+    for _attempt in 0..4 {
+        if modules.is_empty() {
+            return modules;
+        }
+        let krate = Crate::new(name);
+        if let Err(e) = krate.write(&modules) {
+            for m in &modules {
+                failed.insert(m.index, format!("cannot write the crate: {e}"));
+            }
+            return Vec::new();
+        }
+        let t0 = Instant::now();
+        let result = krate.cargo("build", &["--quiet"]);
+        eprintln!(
+            "built {name} ({} games) in {:.1} s: {}",
+            modules.len(),
+            t0.elapsed().as_secs_f64(),
+            if result.is_ok() { "ok" } else { "FAILED" }
+        );
+        let Err(stderr) = result else {
+            return modules;
+        };
+        let bad = compiled::modules_in_errors(&stderr);
+        if bad.is_empty() {
+            if modules.len() == 1 {
+                failed.insert(modules[0].index, compiled::excerpt(&stderr, 12));
+                return Vec::new();
+            }
+            let second = modules.split_off(modules.len() / 2);
+            let mut ok = build_batch(&format!("{name}a"), modules, failed);
+            ok.extend(build_batch(&format!("{name}b"), second, failed));
+            return ok;
+        }
+        modules.retain(|m| {
+            if bad.contains(&m.name) {
+                failed.insert(m.index, compiled::excerpt(&stderr, 12));
+                false
+            } else {
+                true
+            }
+        });
+    }
+    for m in &modules {
+        failed.insert(m.index, "the crate still fails after 4 attempts".into());
+    }
+    Vec::new()
+}
+
+/// Generates, builds and checks every corpus game that grounds, printing a
+/// line per game and totals. Run by `scripts/compiled-corpus.sh`.
+#[test]
+fn whole_corpus() {
+    let settings = CorpusSettings::from_env();
+    let mut files = corpus_files();
+    if let Some(f) = &settings.filter {
+        files.retain(|g| g.contains(f.as_str()));
+    }
+    let mut specs: Vec<GameSpec> = files.iter().map(|g| GameSpec::corpus(g)).collect();
+    if settings.filter.is_none() {
+        specs.push(GameSpec::ours("names.kif", false));
+        specs.push(GameSpec::ours("names.kif", true));
+    }
+    let gen_dir = compiled::work_dir().join("corpus-gen");
+    std::fs::create_dir_all(&gen_dir).expect("work directory");
+    let mut verdicts: BTreeMap<usize, (Verdict, String)> = BTreeMap::new();
+
+    // Generate with the CLI, one process per game, so that a game that
+    // grounds too long is cut off.
+    let mut modules = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let out_file = gen_dir.join(format!("g{i}.rs"));
+        let ty = type_name(spec);
+        let (game, out) = (
+            spec.path.display().to_string(),
+            out_file.display().to_string(),
+        );
+        let mut args = vec!["emit", &game, "-o", &out, "--type-name", &ty];
+        if spec.case_sensitive {
+            args.push("--case-sensitive");
+        }
+        let t0 = Instant::now();
+        let verdict = match cli(&args, settings.emit_timeout) {
+            Err(e) => (Verdict::NoGround, format!("emit: {e}")),
+            Ok(o) if o.code == Some(0) => match std::fs::read_to_string(&out_file) {
+                Ok(code) if code.len() > settings.max_code => (
+                    Verdict::TooLarge,
+                    format!("{} MB of code", code.len() >> 20),
+                ),
+                Ok(code) => {
+                    modules.push(Module::new(i, &ty, code));
+                    continue;
+                }
+                Err(e) => (Verdict::EmitFailed, e.to_string()),
+            },
+            Ok(o) if o.stderr.contains("is not valid GDL") => (Verdict::Invalid, String::new()),
+            Ok(o) if o.stderr.contains("compile budget") => {
+                (Verdict::TooLarge, compiled::excerpt(&o.stderr, 1))
+            }
+            Ok(o) if o.code == Some(1) => (Verdict::NoGround, compiled::excerpt(&o.stderr, 1)),
+            Ok(o) => (
+                Verdict::EmitFailed,
+                format!("exit {:?}: {}", o.code, compiled::excerpt(&o.stderr, 4)),
+            ),
+        };
+        eprintln!(
+            "emit {} ({:.1} s): {:?}",
+            spec.label,
+            t0.elapsed().as_secs_f64(),
+            verdict.0
+        );
+        verdicts.insert(i, verdict);
+    }
+
+    // Build in batches of bounded code size, in one target directory.
+    let mut batches: Vec<Vec<Module>> = vec![Vec::new()];
+    let mut size = 0;
+    for m in modules {
+        if size + m.code.len() > settings.batch_code && !batches.last().is_some_and(Vec::is_empty) {
+            batches.push(Vec::new());
+            size = 0;
+        }
+        size += m.code.len();
+        batches.last_mut().expect("a batch").push(m);
+    }
+    let mut built = Vec::new();
+    let mut build_failed = BTreeMap::new();
+    for (b, batch) in batches.into_iter().enumerate() {
+        for m in build_batch(&format!("corpus{b}"), batch, &mut build_failed) {
+            built.push((format!("corpus{b}"), m));
+        }
+    }
+    for (i, why) in build_failed {
+        verdicts.insert(i, (Verdict::BuildFailed, why));
+    }
+
+    // Run each game on its own (a crash or a timeout stays with its game),
+    // then replay its matches on the interpreter and the propnet.
+    let out_dir = compiled::work_dir().join("corpus-out");
+    for (krate_name, m) in &built {
+        let spec = &specs[m.index];
+        let krate = Crate::new(krate_name);
+        let job = vec![(m.name.clone(), spec.traces.clone())];
+        let verdict = check_corpus_game(spec, &krate, &job, &out_dir, &settings);
+        eprintln!("checked {}: {:?} {}", spec.label, verdict.0, verdict.1);
+        verdicts.insert(m.index, verdict);
+    }
+
+    // Report.
+    let mut counts: BTreeMap<Verdict, usize> = BTreeMap::new();
+    for (i, (v, why)) in &verdicts {
+        *counts.entry(v.clone()).or_default() += 1;
+        let why = why.replace('\n', "\n    ");
+        println!("{:<20} {}  {}", format!("{v:?}"), specs[*i].label, why);
+    }
+    let total: Vec<String> = counts.iter().map(|(v, n)| format!("{v:?} {n}")).collect();
+    println!("totals: {} games: {}", specs.len(), total.join(", "));
+    let bad = verdicts
+        .values()
+        .filter(|(v, _)| {
+            !matches!(
+                v,
+                Verdict::Ok | Verdict::Invalid | Verdict::NoGround | Verdict::TooLarge
+            )
+        })
+        .count();
+    assert_eq!(bad, 0, "{bad} game(s) fail: see the lines above");
+}
+
+/// Runs one built game and replays its recorded matches.
+fn check_corpus_game(
+    spec: &GameSpec,
+    krate: &Crate,
+    job: &[(String, Vec<PathBuf>)],
+    out_dir: &Path,
+    settings: &CorpusSettings,
+) -> (Verdict, String) {
+    let module = &job[0].0;
+    let stdout = match krate.run(job, out_dir, &settings.params, settings.replay_timeout) {
+        Ok(s) => s,
+        Err(e) => return (Verdict::Crashed, e),
+    };
+    let reports = compiled::parse_driver_output(&stdout);
+    let Some(report) = reports.get(module) else {
+        return (
+            Verdict::Crashed,
+            "the driver stopped without a report".into(),
+        );
+    };
+    if let Some(p) = &report.panic {
+        return (Verdict::Crashed, p.clone());
+    }
+    let mut notes = Vec::new();
+    for (t, r) in &report.conformance {
+        let Err(d) = r else { continue };
+        // A difference counts unless the interpreter departs from the trace too.
+        match cli_replay(spec, Path::new(t), "interpreter", settings.replay_timeout) {
+            Ok(Ok(())) => return (Verdict::ConformanceDiffers, format!("{t}: {d}")),
+            Ok(Err(_)) => notes.push(format!("{t}: the interpreter differs too")),
+            Err(e) => notes.push(format!("{t}: differs; the interpreter: {e}")),
+        }
+    }
+    let Some(recorded) = &report.recorded else {
+        return (Verdict::Crashed, "no recorded matches".into());
+    };
+    for reasoner in ["interpreter", "propnet"] {
+        match cli_replay(spec, recorded, reasoner, settings.replay_timeout) {
+            Ok(Ok(())) => {}
+            Ok(Err(d)) => {
+                return (
+                    Verdict::Disagrees,
+                    format!("{reasoner} on {}: {d}", recorded.display()),
+                )
+            }
+            Err(e) if e.contains("timed out") => {
+                return (Verdict::Timeout, format!("{reasoner}: {e}"))
+            }
+            Err(e) => return (Verdict::Disagrees, format!("{reasoner}: {e}")),
+        }
+    }
+    let n = report.conformance.len();
+    notes.insert(0, format!("{n} conformance trace(s)"));
+    (Verdict::Ok, notes.join("; "))
+}
+
+/// Every `.kif`/`.lisp` file of the corpus, relative to `shared/games`, sorted.
+fn corpus_files() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![compiled::games()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("corpus directory") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("kif" | "lisp")
+            ) {
+                let rel = path.strip_prefix(compiled::games()).expect("prefix");
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out.sort();
+    out
+}

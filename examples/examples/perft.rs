@@ -3,7 +3,7 @@
 //!
 //!     cargo run --release -p gdl-examples --example perft -- [GAME] [DEPTH]
 //!
-//! GAME is tictactoe (default), connectfour or breakthrough.
+//! GAME is tictactoe (default), connectfour, breakthrough or chess.
 
 use std::time::Instant;
 

@@ -2,7 +2,7 @@
 //!
 //!     cargo run --release -p gdl-examples --example playouts -- [GAME] [SECONDS]
 //!
-//! GAME is tictactoe, connectfour or breakthrough (default: all three).
+//! GAME is tictactoe, connectfour, breakthrough or chess (default: the first three).
 
 use std::time::Duration;
 

@@ -6,6 +6,7 @@
 //! | [`tictactoe`] | tic-tac-toe, 3x3 | [`tictactoe::TicTacToe`] |
 //! | [`connectfour`] | connect four, 7 columns x 6 rows, with gravity | [`connectfour::ConnectFour`] |
 //! | [`breakthrough`] | breakthrough, 8x8, two rows of pawns each | [`breakthrough::Breakthrough`] |
+//! | [`chess`] | chess with the full rules and a 100-move limit | [`chess::Chess`] |
 
 use gdl_runtime::Game;
 
@@ -33,7 +34,16 @@ gdl_macro::gdl! {
     include "games/breakthrough.kif";
 }
 
-/// The names of the example games, as the example programs take them.
+gdl_macro::gdl! {
+    /// Chess (`games/chess.kif`): castling, en passant, promotion to any
+    /// piece, check, checkmate, stalemate, and a limit of 100 moves a side.
+    pub mod chess;
+    struct Chess;
+    include "games/chess.kif";
+}
+
+/// The names of the small example games, which the agreement test replays on
+/// the interpreter. Chess is checked by `gdl-codegen/tests/chess_perft.rs`.
 pub const GAMES: [&str; 3] = ["tictactoe", "connectfour", "breakthrough"];
 
 /// Something to do with a game of any type (the example programs are generic
@@ -51,6 +61,7 @@ pub fn with_game<F: WithGame>(name: &str, f: F) -> Option<F::Output> {
         "tictactoe" => Some(f.run(&tictactoe::TicTacToe)),
         "connectfour" => Some(f.run(&connectfour::ConnectFour)),
         "breakthrough" => Some(f.run(&breakthrough::Breakthrough)),
+        "chess" => Some(f.run(&chess::Chess)),
         _ => None,
     }
 }

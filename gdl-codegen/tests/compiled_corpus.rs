@@ -6,7 +6,10 @@
 //! This takes long, so it is not part of `cargo test` (`test = false` in
 //! Cargo.toml); `scripts/compiled-corpus.sh` runs it.
 
+mod common;
 mod compiled;
+
+use common::corpus_files;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -352,26 +355,4 @@ fn check_corpus_game(
     let n = report.conformance.len();
     notes.insert(0, format!("{n} conformance trace(s)"));
     (Verdict::Ok, notes.join("; "))
-}
-
-/// Every `.kif`/`.lisp` file of the corpus, relative to `shared/games`, sorted.
-fn corpus_files() -> Vec<String> {
-    let mut out = Vec::new();
-    let mut dirs = vec![compiled::games()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("corpus directory") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("kif" | "lisp")
-            ) {
-                let rel = path.strip_prefix(compiled::games()).expect("prefix");
-                out.push(rel.to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    out.sort();
-    out
 }

@@ -54,33 +54,31 @@ pub fn ground(program: &Program, budget: &Budget) -> Result<GroundProgram, Groun
     stats.largest_relations = sizes;
     // The file's own base/input, as a check on the computed sets.
     let db = &dom.db;
-    if let Some(p) = program.keyword_pred(Keyword::Base) {
-        let file = &db.rels[p.0 as usize];
-        if !file.tuples.is_empty() {
-            stats.file_base = Some(file.tuples.len());
-            stats.base_not_in_file = db.rels[dom.base_rel]
-                .tuples
-                .iter()
-                .filter(|&&a| {
-                    !db.lookup_atom(p.0 as usize, db.terms.args(a))
-                        .is_some_and(|x| db.contains(x))
-                })
-                .count();
+    // For a keyword the file defines: its number of facts, and how many
+    // computed atoms of `computed` it lacks.
+    let compare = |kw: Keyword, computed: usize| {
+        let p = program.keyword_pred(kw)?.0 as usize;
+        let file = &db.rels[p];
+        if file.tuples.is_empty() {
+            return None;
         }
+        let missing = db.rels[computed]
+            .tuples
+            .iter()
+            .filter(|&&a| {
+                !db.lookup_atom(p, db.terms.args(a))
+                    .is_some_and(|x| db.contains(x))
+            })
+            .count();
+        Some((file.tuples.len(), missing))
+    };
+    if let Some((n, missing)) = compare(Keyword::Base, dom.base_rel) {
+        stats.file_base = Some(n);
+        stats.base_not_in_file = missing;
     }
-    if let Some(p) = program.keyword_pred(Keyword::Input) {
-        let file = &db.rels[p.0 as usize];
-        if !file.tuples.is_empty() {
-            stats.file_input = Some(file.tuples.len());
-            stats.input_not_in_file = db.rels[dom.input_rel]
-                .tuples
-                .iter()
-                .filter(|&&a| {
-                    !db.lookup_atom(p.0 as usize, db.terms.args(a))
-                        .is_some_and(|x| db.contains(x))
-                })
-                .count();
-        }
+    if let Some((n, missing)) = compare(Keyword::Input, dom.input_rel) {
+        stats.file_input = Some(n);
+        stats.input_not_in_file = missing;
     }
     let text = |t: u32| db.terms.text(program, t);
     let mut gp = simplify::simplify(raw, &text);

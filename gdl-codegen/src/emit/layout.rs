@@ -3,8 +3,9 @@
 //!
 //! The generated code keeps one `[u64; NV]` per query: first the state's
 //! fluent words (so a state is copied in with one `copy_from_slice`), then the
-//! words of the joint move's `does` atoms, then the derived atoms. An atom is
-//! a bit position in that vector.
+//! words of the joint move's `does` atoms, then the derived atoms, then the
+//! bits of the sets of moves that rule bodies test. An atom is a bit position
+//! in that vector.
 
 use crate::ground::{AtomId, GroundProgram, Output};
 
@@ -26,6 +27,10 @@ pub struct Layout {
     pub does_words: usize,
     /// Words of the derived atoms.
     pub derived_words: usize,
+    /// Words of the move-set bits after the derived atoms: bit `k` holds
+    /// when the joint move has a move in the `k`th set that rule bodies test
+    /// (set from per-move tables, see `emit::Gen::move_set_tables`).
+    pub move_set_words: usize,
     /// Per role, the bit position of its first move and its number of moves.
     pub role_moves: Vec<(u32, u32)>,
     /// Position of each derived atom, relative to the derived words.
@@ -78,6 +83,7 @@ impl Layout {
             state_words: words(fluents).max(1),
             does_words: words(ni - fluents).max(1),
             derived_words: words(next_free).max(1),
+            move_set_words: 0,
             role_moves: Vec::new(),
             derived_pos,
             regions: Vec::new(),
@@ -92,7 +98,12 @@ impl Layout {
 
     /// Total words of the value vector.
     pub fn total_words(&self) -> usize {
-        self.state_words + self.does_words + self.derived_words
+        self.state_words + self.does_words + self.derived_words + self.move_set_words
+    }
+
+    /// The bit position of the first move-set bit.
+    pub fn move_set_base(&self) -> u32 {
+        (self.state_words + self.does_words + self.derived_words) as u32 * 64
     }
 
     /// The bit position of an atom.

@@ -121,6 +121,8 @@ struct Gen<'a> {
     cyclic: Vec<bool>,
     /// Generated functions.
     fns: Vec<TokenStream>,
+    /// The derived atoms that are query outputs.
+    outputs: HashSet<u32>,
 }
 
 impl Gen<'_> {
@@ -246,6 +248,151 @@ impl Gen<'_> {
         }
     }
 
+    /// The derived atoms read as query outputs (legal, next, terminal,
+    /// goal), which are computed whatever reads them.
+    fn output_atoms(&self) -> HashSet<u32> {
+        let gp = self.gp;
+        gp.legal
+            .iter()
+            .flatten()
+            .chain(gp.goal.iter().flatten().map(|(_, o)| o))
+            .chain([&gp.terminal])
+            .chain(gp.next.iter())
+            .filter_map(|o| match o {
+                Output::Atom(a) if a.0 >= gp.num_inputs => Some(a.0),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Demand guards: for each derived atom, fluent literals under which
+    /// alone its value matters. Every rule reading the atom has the literal
+    /// in its body, or its head has it as a demand guard; outputs have none.
+    /// When such a literal is false, every reader is false or unread
+    /// whatever the atom's value.
+    fn demand_guards(&self) -> Vec<Vec<(u32, bool)>> {
+        let gp = self.gp;
+        let ni = gp.num_inputs;
+        let nd = gp.num_derived() as usize;
+        let outputs = self.output_atoms();
+        // For each atom, its readers: (reader, the other literals' fluents).
+        let mut readers: Vec<Vec<(u32, Vec<(u32, bool)>)>> = vec![Vec::new(); nd];
+        for a in ni..gp.num_atoms() {
+            for c in self.conjs_of(a) {
+                for &(p, neg) in &c.lits {
+                    if let Some(&b) = self.pos_to_atom.get(&p) {
+                        let others = c
+                            .lits
+                            .iter()
+                            .copied()
+                            .filter(|&l| l != (p, neg) && l.0 < self.layout.fluents)
+                            .collect();
+                        readers[(b - ni) as usize].push((a, others));
+                    }
+                }
+            }
+        }
+        let mut guards: Vec<Vec<(u32, bool)>> = vec![Vec::new(); nd];
+        // Readers come in later components: walk them backwards.
+        for comp in gp.components.iter().rev() {
+            if comp.cyclic {
+                continue;
+            }
+            for a in comp.start..comp.end {
+                let i = (a - ni) as usize;
+                if outputs.contains(&a) || readers[i].is_empty() {
+                    continue;
+                }
+                let mut common: Option<Vec<(u32, bool)>> = None;
+                for (r, others) in &readers[i] {
+                    let mut set: Vec<(u32, bool)> = others.clone();
+                    set.extend(guards[(r - ni) as usize].iter().copied());
+                    common = Some(match common {
+                        None => set,
+                        Some(c) => c.into_iter().filter(|l| set.contains(l)).collect(),
+                    });
+                }
+                let mut g = common.unwrap_or_default();
+                g.sort_unstable();
+                g.dedup();
+                guards[i] = g;
+            }
+        }
+        guards
+    }
+
+    /// Reads of an atom `x` become reads of an atom `l` defined as
+    /// `g ∧ x` alone, in readers whose value matters only when the fluent
+    /// literal `g` holds (a demand guard): there the two are equal. In
+    /// turn-taking games this turns "the side to move has a legal move"
+    /// into a test of the legal-move bits already computed, instead of a
+    /// second evaluation of every move's rule.
+    fn substitute_under_guards(&mut self) {
+        let gp = self.gp;
+        let ni = gp.num_inputs;
+        for a in ni..gp.num_atoms() {
+            let conjs = self.conjs_of(a);
+            self.overrides.insert(a, conjs);
+        }
+        let guards = self.demand_guards();
+        // `x` -> [(g, l)] for every `l` defined by the one rule `g ∧ x`.
+        let mut aliases: std::collections::HashMap<u32, Vec<((u32, bool), u32)>> =
+            std::collections::HashMap::new();
+        for a in ni..gp.num_atoms() {
+            if self.cyclic[(a - ni) as usize] {
+                continue;
+            }
+            let Some([c]) = self.overrides.get(&a).map(Vec::as_slice) else {
+                continue;
+            };
+            if !c.any.is_empty() {
+                continue;
+            }
+            if let [l1, l2] = c.lits.as_slice() {
+                for (g, x) in [(*l1, *l2), (*l2, *l1)] {
+                    let derived = self.pos_to_atom.get(&x.0).copied();
+                    if g.0 < self.layout.fluents
+                        && !x.1
+                        && derived.is_some_and(|b| !self.cyclic[(b - ni) as usize])
+                    {
+                        aliases
+                            .entry(x.0)
+                            .or_default()
+                            .push((g, self.layout.pos(AtomId(a))));
+                    }
+                }
+            }
+        }
+        if aliases.is_empty() {
+            return;
+        }
+        for a in ni..gp.num_atoms() {
+            let i = (a - ni) as usize;
+            if self.cyclic[i] || guards[i].is_empty() {
+                continue;
+            }
+            let own = self.layout.pos(AtomId(a));
+            let Some(conjs) = self.overrides.get_mut(&a) else {
+                continue;
+            };
+            for c in conjs.iter_mut() {
+                for lit in c.lits.iter_mut() {
+                    let Some(alts) = aliases.get(&lit.0) else {
+                        continue;
+                    };
+                    if let Some(&(_, l)) = alts
+                        .iter()
+                        .find(|(g, l)| *l != own && guards[i].contains(g))
+                    {
+                        lit.0 = l;
+                    }
+                }
+                c.lits.sort_unstable();
+                c.lits.dedup();
+            }
+        }
+    }
+
     /// Inlines small conjunctions into the rules that read them: an atom
     /// defined by one conjunction of literals (no `does` set) is replaced,
     /// where it is read positively, by those literals (at most
@@ -282,7 +429,9 @@ impl Gen<'_> {
                 continue;
             };
             let body = match self.overrides.get(&b) {
-                Some(body) if !self.cyclic[(b - ni) as usize] => body,
+                // An output is computed anyway: reading it is cheaper than
+                // repeating its rule.
+                Some(body) if !self.cyclic[(b - ni) as usize] && !self.outputs.contains(&b) => body,
                 _ => {
                     lits.push((p, neg));
                     continue;
@@ -435,6 +584,53 @@ impl Gen<'_> {
         (arms, reads)
     }
 
+    /// Move-set bits: every set of moves that a remaining rule body tests
+    /// ("one of these moves is made") becomes one bit of the value vector,
+    /// set when a move is applied from a per-role table listing, for each
+    /// move, the sets holding it. A body then tests one bit instead of the
+    /// words of the set: in chess, "a move touches this square" is a set of
+    /// a hundred moves per square. Returns, per role and move, the set bits
+    /// (relative to [`Layout::move_set_base`]), and widens the layout.
+    fn move_set_tables(&mut self) -> Vec<Vec<Vec<u32>>> {
+        let base = self.layout.move_set_base();
+        let mut sets: std::collections::HashMap<Vec<u32>, u32> = std::collections::HashMap::new();
+        let mut tables: Vec<Vec<Vec<u32>>> = self
+            .layout
+            .role_moves
+            .iter()
+            .map(|&(_, n)| vec![Vec::new(); n as usize])
+            .collect();
+        // Sorted, so that set numbers (and the code) are the same every run.
+        let mut atoms: Vec<u32> = self.overrides.keys().copied().collect();
+        atoms.sort_unstable();
+        for a in atoms {
+            let Some(conjs) = self.overrides.get_mut(&a) else {
+                continue;
+            };
+            for c in conjs.iter_mut().filter(|c| !c.any.is_empty()) {
+                let any = std::mem::take(&mut c.any);
+                if rules::any_always(&any, &self.layout) {
+                    continue;
+                }
+                let next = sets.len() as u32;
+                let k = *sets.entry(any.clone()).or_insert_with(|| {
+                    for &p in &any {
+                        for (r, &(start, n)) in self.layout.role_moves.iter().enumerate() {
+                            if (start..start + n).contains(&p) {
+                                tables[r][(p - start) as usize].push(next);
+                            }
+                        }
+                    }
+                    next
+                });
+                c.lits.push((base + k, false));
+                c.lits.sort_unstable();
+            }
+        }
+        self.layout.move_set_words = sets.len().div_ceil(64);
+        tables
+    }
+
     /// Emits the dispatch functions of one role: `fn(v, m)` matching on the
     /// move, split so that no function grows too large.
     fn dispatch_fns(&mut self, r: usize, mut arms: Vec<(u32, TokenStream)>) -> Vec<Ident> {
@@ -527,30 +723,64 @@ impl Gen<'_> {
         tables
     }
 
+    /// The level of every derived atom: 1 + the highest level of an atom
+    /// of another component its bodies read (inputs are level 0). Bodies as
+    /// rewritten (inlined, substituted) may read atoms of later components,
+    /// so levels are relaxed until they settle; the reads stay acyclic.
+    fn levels(&self) -> Vec<u32> {
+        let gp = self.gp;
+        let ni = gp.num_inputs;
+        let mut comp_of = vec![0usize; gp.num_derived() as usize];
+        for (k, comp) in gp.components.iter().enumerate() {
+            for a in comp.start..comp.end {
+                comp_of[(a - ni) as usize] = k;
+            }
+        }
+        let deps: Vec<Vec<usize>> = gp
+            .components
+            .iter()
+            .enumerate()
+            .map(|(k, comp)| {
+                let mut d: Vec<usize> = (comp.start..comp.end)
+                    .flat_map(|a| self.conjs_of(a))
+                    .flat_map(|c| c.lits)
+                    .filter_map(|(p, _)| self.pos_to_atom.get(&p))
+                    .map(|&b| comp_of[(b - ni) as usize])
+                    .filter(|&j| j != k)
+                    .collect();
+                d.sort_unstable();
+                d.dedup();
+                d
+            })
+            .collect();
+        let mut comp_level = vec![0u32; deps.len()];
+        // Each pass settles at least one more step of every chain of forward
+        // reads; in the usual case the first pass is the last.
+        for _ in 0..=deps.len() {
+            let mut changed = false;
+            for (k, d) in deps.iter().enumerate() {
+                let lv = d.iter().map(|&j| comp_level[j] + 1).max().unwrap_or(0);
+                if lv != comp_level[k] {
+                    comp_level[k] = lv;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        comp_of.iter().map(|&k| comp_level[k]).collect()
+    }
+
     /// The components needed by a query, with their levels and guards.
     fn units(&self, need: &[bool]) -> Vec<Unit> {
         let gp = self.gp;
         let ni = gp.num_inputs;
-        let mut level = vec![0u32; gp.num_derived() as usize];
+        let level = self.levels();
         let mut units = Vec::new();
         for comp in &gp.components {
             let atoms = comp.start..comp.end;
-            // Levels are computed for every component, needed or not, since
-            // a needed one may read them.
-            let mut lv = 0;
-            for a in atoms.clone() {
-                for rule in gp.rules_of(AtomId(a)) {
-                    for l in rule.body.iter() {
-                        let b = l.atom().0;
-                        if b >= ni && !(comp.start..comp.end).contains(&b) {
-                            lv = lv.max(level[(b - ni) as usize] + 1);
-                        }
-                    }
-                }
-            }
-            for a in atoms.clone() {
-                level[(a - ni) as usize] = lv;
-            }
+            let lv = level[(comp.start - ni) as usize];
             if !atoms.clone().any(|a| need[(a - ni) as usize]) {
                 continue;
             }
@@ -774,14 +1004,20 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
             .collect(),
         cyclic: vec![false; gp.num_derived() as usize],
         fns: Vec::new(),
+        outputs: HashSet::new(),
     };
+    g.outputs = g.output_atoms();
     for comp in gp.components.iter().filter(|c| c.cyclic) {
         for a in comp.start..comp.end {
             g.cyclic[(a - gp.num_inputs) as usize] = true;
         }
     }
     let frames = g.frame_tables();
+    g.substitute_under_guards();
     g.inline_conjunctions();
+    let (dispatch_arms, dispatch_reads) = g.move_dispatch();
+    let move_sets = g.move_set_tables();
+    let layout = g.layout.clone();
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
     let state = format_ident!("{}State", game);
     let nw = lit_usize(layout.state_words);
@@ -906,7 +1142,6 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
     let eval_values = values_binding(!eval_calls.is_empty());
     let goal_calls = g.cone_fns("goal", &g.cone(gp.goal.iter().flatten().map(|&(_, o)| o)));
     let goal_values = values_binding(!goal_calls.is_empty());
-    let (dispatch_arms, dispatch_reads) = g.move_dispatch();
     let next_calls = g.cone_fns(
         "next",
         &g.cone(gp.next.iter().copied().chain(dispatch_reads)),
@@ -978,6 +1213,54 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
             }
         }
     };
+    // The move-set tables, and the statements setting a joint move's bits.
+    let mut move_set_items = Vec::new();
+    let mut move_set_stmts = Vec::new();
+    let set_base = lit_usize(layout.move_set_base() as usize);
+    for (r, table) in move_sets.iter().enumerate() {
+        if table.iter().all(Vec::is_empty) {
+            continue;
+        }
+        let start_name = format_ident!("MOVE_SET_START_{}", r);
+        let bits_name = format_ident!("MOVE_SET_BITS_{}", r);
+        let mut starts = vec![0u32];
+        let mut bits = Vec::new();
+        for row in table {
+            bits.extend(row.iter().copied());
+            starts.push(bits.len() as u32);
+        }
+        let ns = lit_usize(starts.len());
+        let nb = lit_usize(bits.len());
+        let starts: Vec<Literal> = starts.into_iter().map(lit_u32).collect();
+        // The narrowest type holding every set number keeps the table small.
+        let bit_ty = if layout.move_set_words * 64 <= 1 << 16 {
+            quote!(u16)
+        } else {
+            quote!(u32)
+        };
+        let bits: Vec<Literal> = bits.into_iter().map(lit_u32).collect();
+        move_set_items.push(quote! {
+            static #start_name: [u32; #ns] = [#(#starts),*];
+            static #bits_name: [#bit_ty; #nb] = [#(#bits),*];
+        });
+        let get = if r == 0 {
+            quote!(first())
+        } else {
+            let rl = lit_usize(r);
+            quote!(get(#rl))
+        };
+        move_set_stmts.push(quote! {
+            if let Some(mv) = joint.#get {
+                let m = mv.0 as usize;
+                if let (Some(&from), Some(&to)) = (#start_name.get(m), #start_name.get(m + 1)) {
+                    for &set in #bits_name.get(from as usize..to as usize).unwrap_or(&[]) {
+                        let bit = #set_base + set as usize;
+                        v[bit >> 6] |= 1 << (bit & 63);
+                    }
+                }
+            }
+        });
+    }
     let next_gather = g.gather_fns("next_state", &next_bits, layout.regions[num_roles]);
     let (next_copy, next_patches) = (next_gather.copy, next_gather.patches);
     let goal_tables: Vec<TokenStream> = gp
@@ -1033,6 +1316,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
         static DOES_BASE: [u32; #nr] = [#(#does_base),*];
         const TERMINAL: u32 = #terminal_bit;
         #(#frame_items)*
+        #(#move_set_items)*
         #(#move_tables)*
 
         /// Whether bit `bit` of the value vector holds (with the constants).
@@ -1158,6 +1442,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
                         v[(bit >> 6) as usize] |= 1 << (bit & 63);
                     }
                 }
+                #(#move_set_stmts)*
                 #(#next_calls(&mut v);)*
                 #(#dispatch_calls)*
                 let mut next = [0u64; #nw];

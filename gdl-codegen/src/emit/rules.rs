@@ -107,6 +107,19 @@ fn by_word(bits: impl IntoIterator<Item = u32>) -> BTreeMap<u32, u64> {
     m
 }
 
+/// Whether a set of `does` bits always holds one: it has every move of some
+/// role, and each role makes exactly one move.
+pub fn any_always(any: &[u32], layout: &Layout) -> bool {
+    layout.role_moves.iter().any(|&(start, count)| {
+        count > 0
+            && any
+                .iter()
+                .filter(|p| (start..start + count).contains(p))
+                .count() as u32
+                == count
+    })
+}
+
 /// The test "one of the `does` bits at `any` holds". Each role makes exactly
 /// one move, so per role the test is either "the move is in the set" or
 /// "the move is not in the complement", whichever touches fewer words; a set
@@ -198,9 +211,44 @@ pub fn conj_expr(c: &Conj, layout: &Layout) -> TokenStream {
 }
 
 /// The disjunction of several conjunctions' tests, for one atom.
+///
+/// Alternatives that are one positive literal each are tested together, a
+/// masked word per word they touch: "any of these moves is legal" over a
+/// legal region is then a few dozen word operations, not thousands of tests.
 pub fn disj_expr(conjs: &[Conj], layout: &Layout) -> TokenStream {
-    let exprs: Vec<TokenStream> = conjs.iter().map(|c| conj_expr(c, layout)).collect();
+    let single = |c: &Conj| c.any.is_empty() && matches!(c.lits.as_slice(), [(_, false)]);
+    let singles = by_word(conjs.iter().filter(|c| single(c)).map(|c| c.lits[0].0));
+    let mut exprs: Vec<TokenStream> = Vec::new();
+    if singles.len() > 1 || conjs.iter().filter(|c| single(c)).count() > 1 {
+        let terms: Vec<TokenStream> = singles
+            .into_iter()
+            .map(|(w, m)| {
+                let (wl, m) = (word(w), hex(m));
+                quote!(v[#wl] & #m)
+            })
+            .collect();
+        exprs.push(balanced_mask_or(&terms));
+        exprs.extend(
+            conjs
+                .iter()
+                .filter(|c| !single(c))
+                .map(|c| conj_expr(c, layout)),
+        );
+    } else {
+        exprs.extend(conjs.iter().map(|c| conj_expr(c, layout)));
+    }
     balanced_or(&exprs)
+}
+
+/// `(m_1 | m_2 | ..) != 0` over masked words, nested like [`balanced_or`]
+/// when long.
+fn balanced_mask_or(terms: &[TokenStream]) -> TokenStream {
+    if terms.len() <= FLAT_OR {
+        return quote!((#(#terms)|*) != 0);
+    }
+    let group = terms.len().div_ceil(FLAT_OR);
+    let groups: Vec<TokenStream> = terms.chunks(group).map(balanced_mask_or).collect();
+    quote!(#((#groups))|*)
 }
 
 /// Alternatives in one flat `a | b | ...` chain at most; longer

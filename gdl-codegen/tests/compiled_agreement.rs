@@ -103,12 +103,6 @@ fn replay_interpreted(spec: &GameSpec, recorded: &Trace) -> Result<(), String> {
     let interp = Interpreter::new(&fe.program).map_err(|e| format!("interpreter: {e}"))?;
     trace::replay(&interp, recorded)
         .map_err(|d| format!("the interpreter departs from the compiled code: {d}"))?;
-    if spec.case_sensitive {
-        // Known bug: the propnet's `parse_move` folds case whatever the
-        // reading, so `(put Cell)` may play `(put cell)`. Check it here once
-        // that is fixed.
-        return Ok(());
-    }
     let gp = ground::ground(&fe.program, &Budget::default()).map_err(|e| e.to_string())?;
     trace::replay(&Propnet::new(&gp), recorded)
         .map_err(|d| format!("the propnet departs from the compiled code: {d}"))?;

@@ -33,6 +33,14 @@ const DISPATCH_MAX: usize = 32;
 /// Most literals of a conjunction inlined into its readers.
 const MAX_INLINE: usize = 4;
 
+/// A literal of a rule body: a bit position of the value vector, and
+/// whether it is negated.
+type BitLit = (u32, bool);
+
+/// Most state words a demand test may read: a wider one costs about what
+/// it saves.
+const MAX_DEMAND_WORDS: usize = 4;
+
 /// Tests per generated function before a new one is started.
 const CHUNK_WEIGHT: usize = 1500;
 
@@ -123,28 +131,42 @@ struct Gen<'a> {
     fns: Vec<TokenStream>,
     /// The derived atoms that are query outputs.
     outputs: HashSet<u32>,
+    /// Per derived atom, fluents one of which must hold for its value to
+    /// matter (`None`: always); see [`Gen::compute_demand`].
+    demand: Vec<Option<Vec<u32>>>,
+}
+
+/// The demand of a component: the union of its atoms' (`None` if any is).
+fn atoms_range_demand(
+    demand: &[Option<Vec<u32>>],
+    atoms: std::ops::Range<u32>,
+) -> Option<Vec<u32>> {
+    let mut all = Vec::new();
+    for a in atoms {
+        all.extend(demand.get(a as usize)?.as_ref()?.iter().copied());
+    }
+    all.sort_unstable();
+    all.dedup();
+    Some(all)
 }
 
 impl Gen<'_> {
     /// Emits functions that compute the derived atoms in `need`, returning
     /// the names of the functions to call, in order.
     fn cone_fns(&mut self, prefix: &str, need: &[bool]) -> Vec<Ident> {
-        let gp = self.gp;
         let units = self.units(need);
         // Order: by level (a valid topological order: a unit only reads
-        // units of lower levels), then by guard so that units sharing one
-        // are adjacent, then as the ground program ordered them.
+        // units of lower levels), then by demand so that units needed under
+        // the same fluents are adjacent, then by guard likewise, then as the
+        // ground program ordered them.
         let mut order: Vec<usize> = (0..units.len()).collect();
-        order.sort_by_key(|&i| {
-            let u = &units[i];
-            (
-                u.level,
-                u.guard.is_none(),
-                u.guard,
-                u.guard2.is_none(),
-                u.guard2,
-                i,
-            )
+        order.sort_by(|&i, &j| {
+            let key = |u: &Unit| (u.guard.is_none(), u.guard, u.guard2.is_none(), u.guard2);
+            let (u, w) = (&units[i], &units[j]);
+            (u.level, u.demand.is_none(), &u.demand)
+                .cmp(&(w.level, w.demand.is_none(), &w.demand))
+                .then_with(|| key(u).cmp(&key(w)))
+                .then(i.cmp(&j))
         });
         let mut names = Vec::new();
         let mut body: Vec<TokenStream> = Vec::new();
@@ -154,14 +176,51 @@ impl Gen<'_> {
             let first = &units[order[i]];
             let mut j = i + 1;
             while j < order.len()
-                && first.guard.is_some()
-                && units[order[j]].guard == first.guard
                 && units[order[j]].level == first.level
+                && units[order[j]].demand == first.demand
             {
                 j += 1;
             }
             let group: Vec<&Unit> = order[i..j].iter().map(|&k| &units[k]).collect();
             weight += group.iter().map(|u| u.weight).sum::<usize>();
+            let stmts = self.guarded_code(&group);
+            match &first.demand {
+                // Read by nothing that matters.
+                Some(fluents) if fluents.is_empty() => {}
+                // Needed only when one of these fluents holds: otherwise
+                // every reader is false or unread, and the atoms stay false.
+                Some(fluents) => {
+                    let test = rules::any_of(fluents);
+                    body.push(quote! {
+                        if #test {
+                            #(#stmts)*
+                        }
+                    });
+                }
+                None => body.extend(stmts),
+            }
+            i = j;
+            if weight >= CHUNK_WEIGHT {
+                self.flush(prefix, &mut body, &mut names);
+                weight = 0;
+            }
+        }
+        self.flush(prefix, &mut body, &mut names);
+        names
+    }
+
+    /// The statements of units of one level, those sharing a guard literal
+    /// under one test of it.
+    fn guarded_code(&self, units: &[&Unit]) -> Vec<TokenStream> {
+        let mut body = Vec::new();
+        let mut i = 0;
+        while i < units.len() {
+            let first = units[i];
+            let mut j = i + 1;
+            while j < units.len() && first.guard.is_some() && units[j].guard == first.guard {
+                j += 1;
+            }
+            let group = &units[i..j];
             match first.guard {
                 // A guard shared by several atoms: when it fails they are
                 // all false (the vector starts at zero) and none is computed.
@@ -215,14 +274,8 @@ impl Gen<'_> {
                 _ => body.extend(group.iter().map(|u| self.unit_code(u, &[]))),
             }
             i = j;
-            if weight >= CHUNK_WEIGHT {
-                self.flush(prefix, &mut body, &mut names);
-                weight = 0;
-            }
         }
-        self.flush(prefix, &mut body, &mut names);
-        let _ = gp;
-        names
+        body
     }
 
     fn flush(&mut self, prefix: &str, body: &mut Vec<TokenStream>, names: &mut Vec<Ident>) {
@@ -276,7 +329,7 @@ impl Gen<'_> {
         let nd = gp.num_derived() as usize;
         let outputs = self.output_atoms();
         // For each atom, its readers: (reader, the other literals' fluents).
-        let mut readers: Vec<Vec<(u32, Vec<(u32, bool)>)>> = vec![Vec::new(); nd];
+        let mut readers: Vec<Vec<(u32, Vec<BitLit>)>> = vec![Vec::new(); nd];
         for a in ni..gp.num_atoms() {
             for c in self.conjs_of(a) {
                 for &(p, neg) in &c.lits {
@@ -321,6 +374,81 @@ impl Gen<'_> {
         guards
     }
 
+    /// Demand: for each derived atom, fluents one of which must hold for its
+    /// value to matter, or `None` when that is unknown. Each rule reading
+    /// the atom needs its rarest positive fluent literal to hold (its
+    /// witness), or else its head to matter; the atom's demand is the union
+    /// over its readers. When no fluent of the demand holds, every reader is
+    /// false or does not matter whatever the atom's value, so it need not
+    /// be computed. In chess, "the path from c1 to e3 is clear" matters only
+    /// when a bishop or a queen stands on c1. Outputs and the atoms in
+    /// `read_by_code` always matter.
+    fn compute_demand(&mut self, read_by_code: &[Output]) {
+        let gp = self.gp;
+        let ni = gp.num_inputs;
+        let fl = self.layout.fluents;
+        let conjs: Vec<Vec<rules::Conj>> = (ni..gp.num_atoms()).map(|a| self.conjs_of(a)).collect();
+        let mut freq: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+        for c in conjs.iter().flatten() {
+            for &(p, neg) in &c.lits {
+                if !neg && p < fl {
+                    *freq.entry(p).or_default() += 1;
+                }
+            }
+        }
+        let mut readers: Vec<Vec<(u32, Option<u32>)>> = vec![Vec::new(); conjs.len()];
+        for (i, cs) in conjs.iter().enumerate() {
+            for c in cs {
+                let witness = c
+                    .lits
+                    .iter()
+                    .filter(|&&(p, neg)| !neg && p < fl)
+                    .min_by_key(|&&(p, _)| (freq[&p], p))
+                    .map(|&(p, _)| p);
+                for (p, _) in &c.lits {
+                    if let Some(&b) = self.pos_to_atom.get(p) {
+                        readers[(b - ni) as usize].push((ni + i as u32, witness));
+                    }
+                }
+            }
+        }
+        let mut always = self.outputs.clone();
+        always.extend(read_by_code.iter().filter_map(|o| match o {
+            Output::Atom(a) => Some(a.0),
+            _ => None,
+        }));
+        let mut demand: Vec<Option<Vec<u32>>> = vec![None; conjs.len()];
+        // Readers come in later components, or read by substitution an atom
+        // of a later one; a reader not yet settled counts as always needed.
+        for comp in gp.components.iter().rev() {
+            if comp.cyclic {
+                continue;
+            }
+            'atoms: for a in comp.start..comp.end {
+                if always.contains(&a) {
+                    continue;
+                }
+                let mut set = Vec::new();
+                for &(r, witness) in &readers[(a - ni) as usize] {
+                    match (&demand[(r - ni) as usize], witness) {
+                        (Some(d), _) if d.is_empty() => {}
+                        (_, Some(f)) => set.push(f),
+                        (Some(d), None) => set.extend(d.iter().copied()),
+                        (None, None) => continue 'atoms,
+                    }
+                }
+                set.sort_unstable();
+                set.dedup();
+                let mut words: Vec<u32> = set.iter().map(|f| f / 64).collect();
+                words.dedup();
+                if words.len() <= MAX_DEMAND_WORDS {
+                    demand[(a - ni) as usize] = Some(set);
+                }
+            }
+        }
+        self.demand = demand;
+    }
+
     /// Reads of an atom `x` become reads of an atom `l` defined as
     /// `g ∧ x` alone, in readers whose value matters only when the fluent
     /// literal `g` holds (a demand guard): there the two are equal. In
@@ -336,7 +464,7 @@ impl Gen<'_> {
         }
         let guards = self.demand_guards();
         // `x` -> [(g, l)] for every `l` defined by the one rule `g ∧ x`.
-        let mut aliases: std::collections::HashMap<u32, Vec<((u32, bool), u32)>> =
+        let mut aliases: std::collections::HashMap<u32, Vec<(BitLit, u32)>> =
             std::collections::HashMap::new();
         for a in ni..gp.num_atoms() {
             if self.cyclic[(a - ni) as usize] {
@@ -536,6 +664,24 @@ impl Gen<'_> {
             let (w, shift) = (lit_usize((pos >> 6) as usize), pos & 63);
             let mut kept = Vec::new();
             for c in self.conjs_of(a.0) {
+                // A body with one `does` literal is a set of one move.
+                let does_range = self.layout.state_words as u32 * 64
+                    ..(self.layout.state_words + self.layout.does_words) as u32 * 64;
+                let c = match c.lits.iter().filter(|l| does_range.contains(&l.0)).count() {
+                    1 if c.any.is_empty() => {
+                        let (d, rest): (Vec<BitLit>, Vec<BitLit>) =
+                            c.lits.iter().partition(|l| does_range.contains(&l.0));
+                        if d[0].1 {
+                            c
+                        } else {
+                            rules::Conj {
+                                lits: rest,
+                                any: vec![d[0].0],
+                            }
+                        }
+                    }
+                    _ => c,
+                };
                 let per_role: Vec<Vec<u32>> = self
                     .layout
                     .role_moves
@@ -802,7 +948,10 @@ impl Gen<'_> {
             } else {
                 rules::common_literals(&atoms[0].1)
             };
+            // A component is needed when any of its atoms is.
+            let demand = atoms_range_demand(&self.demand, comp.start - ni..comp.end - ni);
             units.push(Unit {
+                demand,
                 level: lv,
                 guard: None,
                 guard2: None,
@@ -830,12 +979,23 @@ impl Gen<'_> {
                 .max_by_key(|g| (freq[g], std::cmp::Reverse(*g)));
             // A second guard splits a large guarded group further (in chess:
             // the piece on a move's source square under the side to move).
+            // It should fail often: a fluent that must hold (a piece on a
+            // square) rather than one that must not (no own piece on the
+            // target), which holds in most states and skips nothing.
+            let fluents = self.layout.fluents;
             u.guard2 = u
                 .guards
                 .iter()
                 .copied()
                 .filter(|g| Some(*g) != u.guard && freq[g] > 1)
-                .max_by_key(|g| (freq[g], std::cmp::Reverse(*g)));
+                .max_by_key(|g| {
+                    let class = match *g {
+                        (p, false) if p < fluents => 2,
+                        (_, false) => 1,
+                        _ => 0,
+                    };
+                    (class, freq[g], std::cmp::Reverse(*g))
+                });
         }
         units
     }
@@ -896,6 +1056,9 @@ struct Gather {
 /// single atoms, a literal all its rule bodies share.
 struct Unit {
     level: u32,
+    /// Fluents one of which must hold for the unit to be needed (`None`:
+    /// always needed).
+    demand: Option<Vec<u32>>,
     guard: Option<(u32, bool)>,
     guard2: Option<(u32, bool)>,
     guards: Vec<(u32, bool)>,
@@ -1005,6 +1168,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
         cyclic: vec![false; gp.num_derived() as usize],
         fns: Vec::new(),
         outputs: HashSet::new(),
+        demand: Vec::new(),
     };
     g.outputs = g.output_atoms();
     for comp in gp.components.iter().filter(|c| c.cyclic) {
@@ -1017,6 +1181,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
     g.inline_conjunctions();
     let (dispatch_arms, dispatch_reads) = g.move_dispatch();
     let move_sets = g.move_set_tables();
+    g.compute_demand(&dispatch_reads);
     let layout = g.layout.clone();
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
     let state = format_ident!("{}State", game);
@@ -1139,13 +1304,18 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
     // only, have their own.
     let eval_need = g.cone(gp.legal.iter().flatten().copied().chain([gp.terminal]));
     let eval_calls = g.cone_fns("eval", &eval_need);
-    let eval_values = values_binding(!eval_calls.is_empty());
     let goal_calls = g.cone_fns("goal", &g.cone(gp.goal.iter().flatten().map(|&(_, o)| o)));
     let goal_values = values_binding(!goal_calls.is_empty());
-    let next_calls = g.cone_fns(
-        "next",
-        &g.cone(gp.next.iter().copied().chain(dispatch_reads)),
-    );
+    // `next` starts from the evaluation of the state (a playout has just
+    // asked for its legal moves) and computes only the atoms that one
+    // lacks: those reading the joint move.
+    let next_need: Vec<bool> = g
+        .cone(gp.next.iter().copied().chain(dispatch_reads))
+        .into_iter()
+        .zip(&eval_need)
+        .map(|(n, &e)| n && !e)
+        .collect();
+    let next_calls = g.cone_fns("next", &next_need);
     let dispatch_calls: Vec<TokenStream> = dispatch_arms
         .into_iter()
         .enumerate()
@@ -1360,9 +1530,10 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
             EVAL.with(|cell| {
                 let mut cache = cell.borrow_mut();
                 if cache.state.as_ref() != Some(state) {
-                    #eval_values
-                    #(#eval_calls(&mut v);)*
-                    cache.v = v;
+                    let v = &mut cache.v;
+                    v.fill(0);
+                    v[..#nw].copy_from_slice(&state.0);
+                    #(#eval_calls(v);)*
                     cache.state = Some(*state);
                 }
                 f(&cache.v)
@@ -1433,7 +1604,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
             }
 
             fn apply_unchecked(&self, state: &mut #state, joint: &[#rt::Move]) {
-                let mut v = values(state);
+                let mut v = with_values(state, |e| *e);
                 for ((mv, &base), &count) in joint.iter().zip(DOES_BASE.iter()).zip(NUM_MOVES.iter()) {
                     // An out-of-range move sets no bit: the result is
                     // unspecified but memory-safe, as the trait allows.

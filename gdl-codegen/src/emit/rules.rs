@@ -285,6 +285,18 @@ pub fn common_literals(conjs: &[Conj]) -> Vec<(u32, bool)> {
         .collect()
 }
 
+/// The test "one of the bits at `bits` holds", a masked word per word.
+pub fn any_of(bits: &[u32]) -> TokenStream {
+    let terms: Vec<TokenStream> = by_word(bits.iter().copied())
+        .into_iter()
+        .map(|(w, m)| {
+            let (wl, m) = (word(w), hex(m));
+            quote!(v[#wl] & #m)
+        })
+        .collect();
+    quote!((#(#terms)|*) != 0)
+}
+
 /// The test of one literal.
 pub fn lit_test((pos, negated): (u32, bool)) -> TokenStream {
     let w = word(pos >> 6);

@@ -87,5 +87,6 @@ pub fn ground(program: &Program, budget: &Budget) -> Result<GroundProgram, Groun
     stats.instantiate_time = t2 - t1;
     stats.simplify_time = t3 - t2;
     gp.stats = stats;
+    gp.case_sensitive = program.symbols.is_case_sensitive();
     Ok(gp)
 }

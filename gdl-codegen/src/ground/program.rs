@@ -129,6 +129,9 @@ pub struct GroundStats {
 pub struct GroundProgram {
     /// Role names (GDL text), in role order.
     pub roles: Vec<String>,
+    /// Whether names were read case-sensitively, so that move and fluent
+    /// text must be matched with its case (prefix GDL folds it by default).
+    pub case_sensitive: bool,
     /// GDL text of every reachable fluent, in byte order (fluent id = index).
     pub fluents: Vec<String>,
     /// Per role, GDL text of every possible move, in byte order (move id =

@@ -408,6 +408,7 @@ pub fn simplify(raw: Raw, derived_text: &dyn Fn(u32) -> String) -> GroundProgram
         .collect();
     GroundProgram {
         roles: raw.roles,
+        case_sensitive: false,
         fluents: raw.fluents,
         moves: raw.moves,
         init: raw.init,

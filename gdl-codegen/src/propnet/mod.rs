@@ -80,6 +80,8 @@ pub struct Propnet {
     moves: Vec<Vec<String>>,
     fluent_key: FxHashMap<String, u32>,
     move_key: Vec<FxHashMap<String, u32>>,
+    /// Whether names keep their case (the program was read so).
+    case_sensitive: bool,
     init: PropnetState,
     code: Code,
     /// Per role: (move, value bit) of moves that can be legal.
@@ -89,7 +91,26 @@ pub struct Propnet {
     goal: Vec<Vec<(u8, u32)>>,
 }
 
+/// The lookup key of a move or fluent text printed by the grounder.
+fn key_of(text: &str, case_sensitive: bool) -> String {
+    if case_sensitive {
+        text::canonical_lossy(text)
+    } else {
+        text::key_lossy(text)
+    }
+}
+
 impl Propnet {
+    /// The lookup key of text given by a user: its canonical spelling,
+    /// case-folded unless the program was read case-sensitively.
+    fn key(&self, text: &str) -> Result<String, ParseError> {
+        if self.case_sensitive {
+            text::canonical(text)
+        } else {
+            text::key(text)
+        }
+    }
+
     /// Builds the reasoner of a ground program.
     pub fn new(gp: &GroundProgram) -> Self {
         let code = Code::new(gp);
@@ -100,6 +121,7 @@ impl Propnet {
         }
         Propnet {
             uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
+            case_sensitive: gp.case_sensitive,
             roles: gp.roles.clone(),
             fluents: gp.fluents.clone(),
             moves: gp.moves.clone(),
@@ -107,7 +129,7 @@ impl Propnet {
                 .fluents
                 .iter()
                 .enumerate()
-                .map(|(i, f)| (text::key_lossy(f), i as u32))
+                .map(|(i, f)| (key_of(f, gp.case_sensitive), i as u32))
                 .collect(),
             move_key: gp
                 .moves
@@ -115,7 +137,7 @@ impl Propnet {
                 .map(|ms| {
                     ms.iter()
                         .enumerate()
-                        .map(|(i, m)| (text::key_lossy(m), i as u32))
+                        .map(|(i, m)| (key_of(m, gp.case_sensitive), i as u32))
                         .collect()
                 })
                 .collect(),
@@ -302,7 +324,7 @@ impl Game for Propnet {
     }
 
     fn parse_move(&self, role: Role, text: &str) -> Result<Move, ParseError> {
-        let key = text::key(text)?;
+        let key = self.key(text)?;
         let Some(map) = self.move_key.get(role) else {
             return Err(ParseError::new(format!("no role {role}")));
         };
@@ -314,7 +336,7 @@ impl Game for Propnet {
     fn parse_state(&self, text: &str) -> Result<PropnetState, ParseError> {
         let mut state = PropnetState(vec![0u64; self.code.layout.state_words].into());
         for term in text::split_terms(text)? {
-            let key = text::key(term)?;
+            let key = self.key(term)?;
             match self.fluent_key.get(&key) {
                 Some(&f) => state.set(f as usize),
                 None => {

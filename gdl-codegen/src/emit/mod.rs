@@ -131,6 +131,8 @@ struct Gen<'a> {
     fns: Vec<TokenStream>,
     /// The derived atoms that are query outputs.
     outputs: HashSet<u32>,
+    /// Per derived atom, how many rule bodies read it (before inlining).
+    reads: Vec<u32>,
     /// Per derived atom, fluents one of which must hold for its value to
     /// matter (`None`: always); see [`Gen::compute_demand`].
     demand: Vec<Option<Vec<u32>>>,
@@ -531,6 +533,17 @@ impl Gen<'_> {
     fn inline_conjunctions(&mut self) {
         let gp = self.gp;
         let ni = gp.num_inputs;
+        let mut reads = vec![0u32; gp.num_derived() as usize];
+        for a in ni..gp.num_atoms() {
+            for c in self.conjs_of(a) {
+                for (p, _) in &c.lits {
+                    if let Some(&b) = self.pos_to_atom.get(p) {
+                        reads[(b - ni) as usize] += 1;
+                    }
+                }
+            }
+        }
+        self.reads = reads;
         for comp in &gp.components {
             for a in comp.start..comp.end {
                 let conjs = self.conjs_of(a);
@@ -569,7 +582,12 @@ impl Gen<'_> {
                 // Never true: a positive read fails, a negative one holds.
                 ([], false) => return None,
                 ([], true) => {}
-                ([one], false) if one.any.is_empty() && one.lits.len() <= MAX_INLINE => {
+                // Read once, it moves whole into its reader: nothing is
+                // computed twice, and the reader's guards see its literals.
+                ([one], false)
+                    if one.any.is_empty()
+                        && (one.lits.len() <= MAX_INLINE || self.reads[(b - ni) as usize] == 1) =>
+                {
                     lits.extend(one.lits.iter().copied());
                 }
                 ([one], true) if one.any.is_empty() && one.lits.len() == 1 => {
@@ -972,6 +990,14 @@ impl Gen<'_> {
             }
         }
         for u in &mut units {
+            // Guards that fail often first (see below), then those that
+            // most units share.
+            let fluents = self.layout.fluents;
+            let class = |g: &BitLit| match *g {
+                (p, false) if p < fluents => 2,
+                (_, false) => 1,
+                _ => 0,
+            };
             u.guard = u
                 .guards
                 .iter()
@@ -982,20 +1008,12 @@ impl Gen<'_> {
             // It should fail often: a fluent that must hold (a piece on a
             // square) rather than one that must not (no own piece on the
             // target), which holds in most states and skips nothing.
-            let fluents = self.layout.fluents;
             u.guard2 = u
                 .guards
                 .iter()
                 .copied()
                 .filter(|g| Some(*g) != u.guard && freq[g] > 1)
-                .max_by_key(|g| {
-                    let class = match *g {
-                        (p, false) if p < fluents => 2,
-                        (_, false) => 1,
-                        _ => 0,
-                    };
-                    (class, freq[g], std::cmp::Reverse(*g))
-                });
+                .max_by_key(|g| (class(g), freq[g], std::cmp::Reverse(*g)));
         }
         units
     }
@@ -1168,6 +1186,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> TokenS
         cyclic: vec![false; gp.num_derived() as usize],
         fns: Vec::new(),
         outputs: HashSet::new(),
+        reads: Vec::new(),
         demand: Vec::new(),
     };
     g.outputs = g.output_atoms();

@@ -50,6 +50,8 @@ const REPRESENTATIVE: &[&str] = &[
     // `?` goals in the trace; an ABORT in the trace.
     "sancho-all-games/anon.kif",
     "ggp-repository-base/factoringImpossibleTurtleBrain.kif",
+    // 1.4 M ground literals: rule tables instead of unrolled tests.
+    "ggp-repository-base/quartoSuicide.kif",
     // Small GGP-Base test games.
     "ggp-base/test/test_case_3a.kif",
     "ggp-base/test/test_case_5a.kif",

@@ -216,7 +216,7 @@ pub fn conj_expr(c: &Conj, layout: &Layout) -> TokenStream {
 /// masked word per word they touch: "any of these moves is legal" over a
 /// legal region is then a few dozen word operations, not thousands of tests.
 pub fn disj_expr(conjs: &[Conj], layout: &Layout) -> TokenStream {
-    let single = |c: &Conj| c.any.is_empty() && matches!(c.lits.as_slice(), [(_, false)]);
+    let single = super::tables::is_single;
     let singles = by_word(conjs.iter().filter(|c| single(c)).map(|c| c.lits[0].0));
     let mut exprs: Vec<TokenStream> = Vec::new();
     if singles.len() > 1 || conjs.iter().filter(|c| single(c)).count() > 1 {

@@ -1,0 +1,136 @@
+//! Rule tables: atoms with very many rule bodies are evaluated by a loop over
+//! constant tables instead of unrolled tests.
+//!
+//! Unrolled word-mask tests are the fastest code for the usual atom, but an
+//! atom with hundreds of thousands of bodies (a line of four in Quarto over
+//! every choice of pieces) would become megabytes of expressions that rustc
+//! takes minutes to build. Its bodies go instead into two static arrays: the
+//! literals of every body (`position << 1 | negated`), and where each body's
+//! literals start. The code of such an atom is one call of a small loop, and
+//! the tables are printed as plain data, a few bytes per literal, which rustc
+//! reads in seconds. Generated code then stays linear in the ground rules
+//! with a small constant.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use super::rules::Conj;
+
+/// Literals of an atom's bodies above which it goes into the tables.
+const BIG_ATOM: usize = 1024;
+
+/// The same for games whose ground rules hold more literals than
+/// [`BIG_GAME`] in all: there, code size decides the build time.
+const BIG_ATOM_IN_BIG_GAME: usize = 64;
+
+/// Literals of a ground program above which [`BIG_ATOM_IN_BIG_GAME`] applies.
+const BIG_GAME: usize = 300_000;
+
+/// The rule tables of one generated module.
+#[derive(Debug)]
+pub struct Tables {
+    /// Literals of an atom's bodies above which it goes into the tables.
+    threshold: usize,
+    /// Where each body's literals start in `literals`, and one past the last.
+    body_start: Vec<u32>,
+    /// Every body's literals, `position << 1 | negated`.
+    literals: Vec<u32>,
+    /// The bodies already stored for an atom (by bit position), so that an
+    /// atom computed by several queries is stored once.
+    stored: HashMap<u32, (u32, u32)>,
+}
+
+impl Tables {
+    /// Empty tables for a ground program with `literals` rule literals.
+    pub fn new(literals: usize) -> Self {
+        Tables {
+            threshold: if literals > BIG_GAME {
+                BIG_ATOM_IN_BIG_GAME
+            } else {
+                BIG_ATOM
+            },
+            body_start: vec![0],
+            literals: Vec::new(),
+            stored: HashMap::new(),
+        }
+    }
+
+    /// Whether an atom with these bodies belongs in the tables. Bodies of
+    /// one positive literal do not count: they are tested together, one
+    /// masked word per word (see [`is_single`]).
+    pub fn is_big(&self, conjs: &[Conj]) -> bool {
+        conjs.iter().all(|c| c.any.is_empty())
+            && conjs
+                .iter()
+                .filter(|c| !is_single(c))
+                .map(|c| c.lits.len())
+                .sum::<usize>()
+                > self.threshold
+    }
+
+    /// Stores the bodies of the atom at `pos`, returning the range of body
+    /// numbers that hold them.
+    pub fn add(&mut self, pos: u32, conjs: &[Conj]) -> (u32, u32) {
+        if let Some(&range) = self.stored.get(&pos) {
+            return range;
+        }
+        let from = self.body_start.len() as u32 - 1;
+        for c in conjs {
+            // Positive literals first: in a random state they fail more
+            // often than negated ones, and the loop stops at the first
+            // failure.
+            let mut lits = c.lits.clone();
+            lits.sort_by_key(|&(p, neg)| (neg, p));
+            self.literals
+                .extend(lits.iter().map(|&(p, neg)| (p << 1) | u32::from(neg)));
+            self.body_start.push(self.literals.len() as u32);
+        }
+        let range = (from, self.body_start.len() as u32 - 1);
+        self.stored.insert(pos, range);
+        range
+    }
+
+    /// Whether no atom went into the tables.
+    pub fn is_empty(&self) -> bool {
+        self.stored.is_empty()
+    }
+
+    /// The tables as Rust items, printed as plain text (a token per number
+    /// would cost the formatter more than the whole rest of the module).
+    pub fn items(&self) -> String {
+        let mut out = String::new();
+        array(
+            &mut out,
+            "Where each body of the rule tables starts in [`BODY_LITERALS`], and one past the last.",
+            "BODY_START",
+            &self.body_start,
+        );
+        array(
+            &mut out,
+            "The literals of the rule tables' bodies: bit position << 1 | negated.",
+            "BODY_LITERALS",
+            &self.literals,
+        );
+        out
+    }
+}
+
+/// Whether a body is one positive literal.
+pub fn is_single(c: &Conj) -> bool {
+    c.any.is_empty() && matches!(c.lits.as_slice(), [(_, false)])
+}
+
+/// Prints `static NAME: [u32; N] = [..];` with a doc comment, 16 numbers a
+/// line.
+fn array(out: &mut String, doc: &str, name: &str, data: &[u32]) {
+    let _ = writeln!(out, "/// {doc}");
+    let _ = writeln!(out, "static {name}: [u32; {}] = [", data.len());
+    for line in data.chunks(16) {
+        out.push_str("   ");
+        for n in line {
+            let _ = write!(out, " {n},");
+        }
+        out.push('\n');
+    }
+    out.push_str("];\n");
+}

@@ -10,7 +10,7 @@
 #
 # Usage: scripts/compiled-corpus.sh [FILTER]   (only games whose path contains FILTER)
 # Environment (defaults): GDL_CORPUS_EMIT_TIMEOUT=60 GDL_CORPUS_REPLAY_TIMEOUT=120
-#   GDL_CORPUS_MAX_CODE_MB=16 GDL_CORPUS_BATCH_MB=4 GDL_CORPUS_MATCHES=5
+#   GDL_CORPUS_MAX_CODE_MB=32 GDL_CORPUS_BATCH_MB=4 GDL_CORPUS_MATCHES=5
 #   GDL_CORPUS_MAX_DEPTH=200 GDL_CORPUS_SEED=20240601
 #   GDL_COMPILED_OPT_LEVEL=1 (of the generated crates: builds faster than release's 3)
 set -u

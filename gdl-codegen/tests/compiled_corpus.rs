@@ -52,7 +52,7 @@ impl CorpusSettings {
             filter: std::env::var("GDL_CORPUS_FILTER").ok(),
             emit_timeout: Duration::from_secs(env_or("GDL_CORPUS_EMIT_TIMEOUT", 60)),
             replay_timeout: Duration::from_secs(env_or("GDL_CORPUS_REPLAY_TIMEOUT", 120)),
-            max_code: env_or::<usize>("GDL_CORPUS_MAX_CODE_MB", 16) << 20,
+            max_code: env_or::<usize>("GDL_CORPUS_MAX_CODE_MB", 32) << 20,
             batch_code: env_or::<usize>("GDL_CORPUS_BATCH_MB", 4) << 20,
             params: RecordParams {
                 matches: env_or("GDL_CORPUS_MATCHES", 5),

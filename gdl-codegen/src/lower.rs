@@ -1,4 +1,4 @@
-//! Lowering: from the surface AST to the [`ir::Program`](crate::ir::Program).
+//! Lowering: from the surface AST to the [`ir::Program`].
 //!
 //! - names are interned (case-independently unless asked otherwise; the
 //!   keywords are recognised in any case in prefix GDL);

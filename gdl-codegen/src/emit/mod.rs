@@ -8,8 +8,21 @@
 //! - each query (legal moves of one role, next, terminal, goal) has its own
 //!   functions computing only the derived atoms it needs, in topological
 //!   order, as word-mask tests over a value vector (see [`rules`]);
+//! - an atom is computed only when it can matter: atoms sharing a literal
+//!   sit under one test of it (the side to move, then the piece on a
+//!   move's square), and an atom whose readers all need one of a few
+//!   fluents sits under a test of those (its demand);
+//! - a reader that matters only when `g` holds reads `l = g ∧ x` in place
+//!   of `x`, so "the side to move has a legal move" tests the legal-move
+//!   bits instead of evaluating every move's rule a second time;
+//! - `next` starts from the state's evaluation (a playout has just asked
+//!   for its legal moves) and adds only what reads the joint move: a
+//!   per-move table sets one bit per set of moves that rule bodies test,
+//!   bodies needing one of a few moves run in a `match` on the move, and
+//!   frame rules are applied word by word from per-move keep tables;
 //! - code is split into functions of bounded size so that rustc stays fast,
-//!   and its size is linear in the ground rules;
+//!   and its size is linear in the ground rules: atoms with very many
+//!   bodies are evaluated by a loop over constant tables ([`tables`]);
 //! - names from the game appear only in string tables and sanitized
 //!   constants ([`names`]), never as behaviour.
 

@@ -1353,20 +1353,19 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
     } else {
         quote!(_ => {})
     };
-    let values_binding = |computes: bool| {
-        if computes {
-            quote!(let mut v = values(state);)
-        } else {
-            quote!(let v = values(state);)
-        }
-    };
     // Legal moves and terminal read one evaluation of the state, kept per
     // thread: a playout asks both of the same state. Goals, asked at the end
-    // only, have their own.
+    // of a match once per role, start from it (the state was just found
+    // terminal) and keep their own per-thread evaluation.
     let eval_need = g.cone(gp.legal.iter().flatten().copied().chain([gp.terminal]));
     let eval_calls = g.cone_fns("eval", &eval_need);
-    let goal_calls = g.cone_fns("goal", &g.cone(gp.goal.iter().flatten().map(|&(_, o)| o)));
-    let goal_values = values_binding(!goal_calls.is_empty());
+    let goal_need: Vec<bool> = g
+        .cone(gp.goal.iter().flatten().map(|&(_, o)| o))
+        .into_iter()
+        .zip(&eval_need)
+        .map(|(n, &e)| n && !e)
+        .collect();
+    let goal_calls = g.cone_fns("goal", &goal_need);
     // `next` starts from the evaluation of the state (a playout has just
     // asked for its legal moves) and computes only the atoms that one
     // lacks: those reading the joint move.
@@ -1603,6 +1602,9 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
             static EVAL: ::core::cell::RefCell<EvalCache> = const {
                 ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
             };
+            static GOAL_EVAL: ::core::cell::RefCell<EvalCache> = const {
+                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
+            };
         }
 
         /// Runs `f` on the evaluation of `state` (legal moves, terminal),
@@ -1622,13 +1624,6 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
             })
         }
 
-        /// A value vector holding `state`.
-        #[inline(always)]
-        fn values(state: &#state) -> Values {
-            let mut v = [0u64; #nv];
-            v[..#nw].copy_from_slice(&state.0);
-            v
-        }
 
         /// Case folding of the text parsers (prefix GDL is case-independent).
         fn key(text: &str) -> ::core::result::Result<::std::string::String, #rt::ParseError> {
@@ -1673,18 +1668,24 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
                 let Some(goals) = GOALS.get(role) else {
                     return #rt::Goal::None;
                 };
-                #goal_values
-                #(#goal_calls(&mut v);)*
-                let mut found = None;
-                for &(value, bit) in goals.iter() {
-                    if test(&v, bit) {
-                        if found.is_some() {
-                            return #rt::Goal::Ambiguous;
-                        }
-                        found = Some(value);
+                GOAL_EVAL.with(|cell| {
+                    let mut cache = cell.borrow_mut();
+                    if cache.state.as_ref() != Some(state) {
+                        cache.v = with_values(state, |e| *e);
+                        #(#goal_calls(&mut cache.v);)*
+                        cache.state = Some(*state);
                     }
-                }
-                found.map_or(#rt::Goal::None, #rt::Goal::Value)
+                    let mut found = None;
+                    for &(value, bit) in goals.iter() {
+                        if test(&cache.v, bit) {
+                            if found.is_some() {
+                                return #rt::Goal::Ambiguous;
+                            }
+                            found = Some(value);
+                        }
+                    }
+                    found.map_or(#rt::Goal::None, #rt::Goal::Value)
+                })
             }
 
             fn apply_unchecked(&self, state: &mut #state, joint: &[#rt::Move]) {

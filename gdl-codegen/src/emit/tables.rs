@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use super::rules::Conj;
 
 /// Literals of an atom's bodies above which it goes into the tables.
-const BIG_ATOM: usize = 1024;
+const BIG_ATOM: usize = 16_384;
 
 /// The same for games whose ground rules hold more literals than
 /// [`BIG_GAME`] in all: there, code size decides the build time.

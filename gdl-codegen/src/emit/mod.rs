@@ -145,6 +145,8 @@ struct Gen<'a> {
     fns: Vec<TokenStream>,
     /// The derived atoms that are query outputs.
     outputs: HashSet<u32>,
+    /// The `does` bit positions of each move-set bit, by set number.
+    move_sets: Vec<Vec<u32>>,
     /// Atoms with very many rule bodies, stored as data.
     tables: std::cell::RefCell<tables::Tables>,
     /// Per derived atom, how many rule bodies read it (before inlining).
@@ -461,6 +463,57 @@ impl Gen<'_> {
                 words.dedup();
                 if words.len() <= MAX_DEMAND_WORDS {
                     demand[(a - ni) as usize] = Some(set);
+                }
+            }
+        }
+        // Atoms reading the joint move can hold only when one of a few
+        // moves is made (in reversi, "this disc flips" needs a move on its
+        // ray): that set of `does` bits guards them just as well.
+        let does_start = self.layout.state_words as u32 * 64;
+        let does_end = does_start + self.layout.does_words as u32 * 64;
+        let set_base = self.layout.move_set_base();
+        let mut moves: Vec<Option<Vec<u32>>> = vec![None; conjs.len()];
+        for comp in &gp.components {
+            if comp.cyclic {
+                continue;
+            }
+            'atom: for a in comp.start..comp.end {
+                let i = (a - ni) as usize;
+                let mut set: Vec<u32> = Vec::new();
+                for c in &conjs[i] {
+                    let smallest = c
+                        .lits
+                        .iter()
+                        .filter(|l| !l.1)
+                        .filter_map(|&(p, _)| {
+                            if (does_start..does_end).contains(&p) {
+                                Some(std::slice::from_ref(&p).to_vec())
+                            } else if p >= set_base {
+                                self.move_sets.get((p - set_base) as usize).cloned()
+                            } else {
+                                let b = *self.pos_to_atom.get(&p)?;
+                                moves[(b - ni) as usize].clone()
+                            }
+                        })
+                        .min_by_key(Vec::len);
+                    match smallest {
+                        Some(m) => set.extend(m),
+                        None => continue 'atom,
+                    }
+                }
+                set.sort_unstable();
+                set.dedup();
+                let mut words: Vec<u32> = set.iter().map(|p| p / 64).collect();
+                words.dedup();
+                if words.len() <= MAX_DEMAND_WORDS && !set.is_empty() {
+                    let better = match &demand[i] {
+                        Some(d) => d.len() > set.len(),
+                        None => true,
+                    };
+                    if better {
+                        demand[i] = Some(set.clone());
+                    }
+                    moves[i] = Some(set);
                 }
             }
         }
@@ -808,6 +861,11 @@ impl Gen<'_> {
             }
         }
         self.layout.move_set_words = sets.len().div_ceil(64);
+        let mut by_number = vec![Vec::new(); sets.len()];
+        for (set, k) in sets {
+            by_number[k as usize] = set;
+        }
+        self.move_sets = by_number;
         tables
     }
 
@@ -1228,6 +1286,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
         fns: Vec::new(),
         outputs: HashSet::new(),
         reads: Vec::new(),
+        move_sets: Vec::new(),
         tables: std::cell::RefCell::new(tables::Tables::new(gp.num_literals())),
         demand: Vec::new(),
     };

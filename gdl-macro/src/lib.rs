@@ -62,7 +62,7 @@ use syn::{Attribute, Ident, LitInt, LitStr, Token, Visibility};
 /// | `syntax = infix;` / `syntax = prefix;` | how to read the game (default: from the file extension, prefix for inline GDL) |
 /// | `max_rules = N;` | the grounding budget in ground rules (default 8 000 000) |
 /// | `max_memory_mb = N;` | the grounding memory budget (default 4096) |
-/// | `max_literals = N;` | the compile budget in rule literals (default 4 000 000) |
+/// | `max_literals = N;` | the compile budget in rule literals (default 8 000 000) |
 ///
 /// Exactly one of `include` and an inline literal is required.
 ///

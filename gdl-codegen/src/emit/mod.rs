@@ -42,7 +42,7 @@ use layout::{Layout, FALSE_BIT, TRUE_BIT};
 
 /// Largest set of one role's moves a `next` rule may need to be run by
 /// move dispatch rather than tested.
-const DISPATCH_MAX: usize = 32;
+const DISPATCH_MAX: usize = 4;
 
 /// Most literals of a conjunction inlined into its readers.
 const MAX_INLINE: usize = 4;
@@ -80,7 +80,7 @@ impl Default for EmitOptions {
             runtime_path: "::gdl_runtime".to_owned(),
             source_name: "game".to_owned(),
             case_sensitive: false,
-            max_literals: 4_000_000,
+            max_literals: 8_000_000,
         }
     }
 }
@@ -147,6 +147,9 @@ struct Gen<'a> {
     outputs: HashSet<u32>,
     /// The `does` bit positions of each move-set bit, by set number.
     move_sets: Vec<Vec<u32>>,
+    /// Atoms whose bit the move tables set directly, with the `does` bit
+    /// positions of the moves that set it.
+    direct_moves: std::collections::HashMap<u32, Vec<u32>>,
     /// Atoms with very many rule bodies, stored as data.
     tables: std::cell::RefCell<tables::Tables>,
     /// Per derived atom, how many rule bodies read it (before inlining).
@@ -479,7 +482,7 @@ impl Gen<'_> {
             }
             'atom: for a in comp.start..comp.end {
                 let i = (a - ni) as usize;
-                let mut set: Vec<u32> = Vec::new();
+                let mut set: Vec<u32> = self.direct_moves.get(&a).cloned().unwrap_or_default();
                 for c in &conjs[i] {
                     let smallest = c
                         .lits
@@ -505,7 +508,8 @@ impl Gen<'_> {
                 set.dedup();
                 let mut words: Vec<u32> = set.iter().map(|p| p / 64).collect();
                 words.dedup();
-                if words.len() <= MAX_DEMAND_WORDS && !set.is_empty() {
+                let own = self.direct_moves.get(&a).map_or(0, Vec::len);
+                if words.len() <= MAX_DEMAND_WORDS && set.len() > own {
                     let better = match &demand[i] {
                         Some(d) => d.len() > set.len(),
                         None => true,
@@ -836,29 +840,56 @@ impl Gen<'_> {
         // Sorted, so that set numbers (and the code) are the same every run.
         let mut atoms: Vec<u32> = self.overrides.keys().copied().collect();
         atoms.sort_unstable();
+        let role_moves = self.layout.role_moves.clone();
+        let add = |tables: &mut Vec<Vec<Vec<u32>>>, any: &[u32], bit: u32| {
+            for &p in any {
+                for (r, &(start, n)) in role_moves.iter().enumerate() {
+                    if (start..start + n).contains(&p) {
+                        tables[r][(p - start) as usize].push(bit);
+                    }
+                }
+            }
+        };
         for a in atoms {
+            let pos = self.layout.pos(AtomId(a));
+            let cyclic = self.cyclic[(a - self.gp.num_inputs) as usize];
             let Some(conjs) = self.overrides.get_mut(&a) else {
                 continue;
             };
-            for c in conjs.iter_mut().filter(|c| !c.any.is_empty()) {
+            let mut direct = Vec::new();
+            conjs.retain_mut(|c| {
+                if c.any.is_empty() {
+                    return true;
+                }
                 let any = std::mem::take(&mut c.any);
                 if rules::any_always(&any, &self.layout) {
-                    continue;
+                    return true;
+                }
+                if c.lits.is_empty() && !cyclic {
+                    // "One of these moves is made", alone: the tables set
+                    // the atom's own bit, and no code tests anything.
+                    add(&mut tables, &any, pos);
+                    direct.extend(any);
+                    return false;
                 }
                 let next = sets.len() as u32;
                 let k = *sets.entry(any.clone()).or_insert_with(|| {
-                    for &p in &any {
-                        for (r, &(start, n)) in self.layout.role_moves.iter().enumerate() {
-                            if (start..start + n).contains(&p) {
-                                tables[r][(p - start) as usize].push(next);
-                            }
-                        }
-                    }
+                    add(&mut tables, &any, base + next);
                     next
                 });
                 c.lits.push((base + k, false));
                 c.lits.sort_unstable();
+                true
+            });
+            if !direct.is_empty() {
+                direct.sort_unstable();
+                direct.dedup();
+                self.direct_moves.insert(a, direct);
             }
+        }
+        for row in tables.iter_mut().flatten() {
+            row.sort_unstable();
+            row.dedup();
         }
         self.layout.move_set_words = sets.len().div_ceil(64);
         let mut by_number = vec![Vec::new(); sets.len()];
@@ -1287,6 +1318,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
         outputs: HashSet::new(),
         reads: Vec::new(),
         move_sets: Vec::new(),
+        direct_moves: std::collections::HashMap::new(),
         tables: std::cell::RefCell::new(tables::Tables::new(gp.num_literals())),
         demand: Vec::new(),
     };
@@ -1460,7 +1492,12 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
         .iter()
         .map(|o| match o {
             // An atom left with no rules of its own is never true by them.
-            Output::Atom(a) if g.overrides.get(&a.0).is_some_and(Vec::is_empty) => FALSE_BIT,
+            Output::Atom(a)
+                if g.overrides.get(&a.0).is_some_and(Vec::is_empty)
+                    && !g.direct_moves.contains_key(&a.0) =>
+            {
+                FALSE_BIT
+            }
             o => layout.output_pos(*o),
         })
         .collect();
@@ -1505,7 +1542,6 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
     // The move-set tables, and the statements setting a joint move's bits.
     let mut move_set_items = Vec::new();
     let mut move_set_stmts = Vec::new();
-    let set_base = lit_usize(layout.move_set_base() as usize);
     for (r, table) in move_sets.iter().enumerate() {
         if table.iter().all(Vec::is_empty) {
             continue;
@@ -1522,7 +1558,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
         let nb = lit_usize(bits.len());
         let starts: Vec<Literal> = starts.into_iter().map(lit_u32).collect();
         // The narrowest type holding every set number keeps the table small.
-        let bit_ty = if layout.move_set_words * 64 <= 1 << 16 {
+        let bit_ty = if layout.total_words() * 64 <= 1 << 16 {
             quote!(u16)
         } else {
             quote!(u32)
@@ -1542,8 +1578,8 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
             if let Some(mv) = joint.#get {
                 let m = mv.0 as usize;
                 if let (Some(&from), Some(&to)) = (#start_name.get(m), #start_name.get(m + 1)) {
-                    for &set in #bits_name.get(from as usize..to as usize).unwrap_or(&[]) {
-                        let bit = #set_base + set as usize;
+                    for &bit in #bits_name.get(from as usize..to as usize).unwrap_or(&[]) {
+                        let bit = bit as usize;
                         v[bit >> 6] |= 1 << (bit & 63);
                     }
                 }

@@ -207,12 +207,19 @@ impl Gen<'_> {
             let group: Vec<&Unit> = order[i..j].iter().map(|&k| &units[k]).collect();
             weight += group.iter().map(|u| u.weight).sum::<usize>();
             let stmts = self.guarded_code(&group);
+            // A demand test costs a word operation per word it reads: it
+            // pays only in front of atoms costing clearly more.
+            let cost: usize = group
+                .iter()
+                .flat_map(|u| &u.atoms)
+                .map(|(_, c)| rules::disj_cost(c) + 1)
+                .sum();
             match &first.demand {
                 // Read by nothing that matters.
                 Some(fluents) if fluents.is_empty() => {}
                 // Needed only when one of these fluents holds: otherwise
                 // every reader is false or unread, and the atoms stay false.
-                Some(fluents) => {
+                Some(fluents) if cost > 2 * rules::words_of(fluents) => {
                     let test = rules::any_of(fluents);
                     body.push(quote! {
                         if #test {
@@ -220,7 +227,7 @@ impl Gen<'_> {
                         }
                     });
                 }
-                None => body.extend(stmts),
+                _ => body.extend(stmts),
             }
             i = j;
             if weight >= CHUNK_WEIGHT {

@@ -217,27 +217,75 @@ pub fn conj_expr(c: &Conj, layout: &Layout) -> TokenStream {
 /// legal region is then a few dozen word operations, not thousands of tests.
 pub fn disj_expr(conjs: &[Conj], layout: &Layout) -> TokenStream {
     let single = super::tables::is_single;
-    let singles = by_word(conjs.iter().filter(|c| single(c)).map(|c| c.lits[0].0));
     let mut exprs: Vec<TokenStream> = Vec::new();
-    if singles.len() > 1 || conjs.iter().filter(|c| single(c)).count() > 1 {
-        let terms: Vec<TokenStream> = singles
-            .into_iter()
-            .map(|(w, m)| {
-                let (wl, m) = (word(w), hex(m));
-                quote!(v[#wl] & #m)
+    let (singles, others): (Vec<&Conj>, Vec<&Conj>) = conjs.iter().partition(|c| single(c));
+    match singles.as_slice() {
+        [] => {}
+        [one] => exprs.push(conj_expr(one, layout)),
+        many => {
+            let terms: Vec<TokenStream> = by_word(many.iter().map(|c| c.lits[0].0))
+                .into_iter()
+                .map(|(w, m)| {
+                    let (wl, m) = (word(w), hex(m));
+                    quote!(v[#wl] & #m)
+                })
+                .collect();
+            exprs.push(balanced_mask_or(&terms));
+        }
+    }
+    exprs.extend(factored(&others, layout));
+    match exprs.as_slice() {
+        [] => quote!(false),
+        _ => balanced_or(&exprs),
+    }
+}
+
+/// Alternatives sharing a literal, tested once for all of them:
+/// `(a ∧ x) ∨ (a ∧ y)` is `a ∧ (x ∨ y)`, and the rests, often one literal
+/// each ("a piece here, and one of its moves open"), become a masked OR.
+fn factored(conjs: &[&Conj], layout: &Layout) -> Vec<TokenStream> {
+    let mut freq: BTreeMap<(u32, bool), usize> = BTreeMap::new();
+    for c in conjs.iter().filter(|c| c.any.is_empty()) {
+        for l in &c.lits {
+            *freq.entry(*l).or_default() += 1;
+        }
+    }
+    let mut groups: BTreeMap<(u32, bool), Vec<Conj>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for c in conjs {
+        let key = c
+            .lits
+            .iter()
+            .filter(|l| c.any.is_empty() && freq[l] > 1)
+            .max_by_key(|l| (freq[l], std::cmp::Reverse(**l)));
+        match key {
+            Some(&k) => groups.entry(k).or_default().push(c.without(k)),
+            None => out.push(conj_expr(c, layout)),
+        }
+    }
+    for (key, rests) in groups {
+        let test = lit_test(key);
+        let whole: Vec<Conj> = rests
+            .iter()
+            .map(|r| {
+                let mut c = r.clone();
+                c.lits.push(key);
+                c.lits.sort_unstable();
+                c
             })
             .collect();
-        exprs.push(balanced_mask_or(&terms));
-        exprs.extend(
-            conjs
-                .iter()
-                .filter(|c| !single(c))
-                .map(|c| conj_expr(c, layout)),
-        );
-    } else {
-        exprs.extend(conjs.iter().map(|c| conj_expr(c, layout)));
+        // A rest that is empty makes the key alone enough.
+        if rests.iter().any(|r| r.lits.is_empty() && r.any.is_empty()) {
+            out.push(test);
+        } else if 1 + disj_cost(&rests) <= disj_cost(&whole) {
+            let inner = disj_expr(&rests, layout);
+            out.push(quote!((#test) & (#inner)));
+        } else {
+            // Literals in the key's word cost nothing more unfactored.
+            out.extend(whole.iter().map(|c| conj_expr(c, layout)));
+        }
     }
-    balanced_or(&exprs)
+    out
 }
 
 /// `(m_1 | m_2 | ..) != 0` over masked words, nested like [`balanced_or`]
@@ -283,6 +331,25 @@ pub fn common_literals(conjs: &[Conj]) -> Vec<(u32, bool)> {
         .copied()
         .filter(|l| rest.iter().all(|c| c.lits.contains(l)))
         .collect()
+}
+
+/// About how many word operations [`disj_expr`] spends on `conjs`: a word
+/// per word the single-literal alternatives touch, and per word each other
+/// alternative touches.
+pub fn disj_cost(conjs: &[Conj]) -> usize {
+    let single = super::tables::is_single;
+    let singles = by_word(conjs.iter().filter(|c| single(c)).map(|c| c.lits[0].0)).len();
+    singles
+        + conjs
+            .iter()
+            .filter(|c| !single(c))
+            .map(|c| by_word(c.lits.iter().map(|l| l.0)).len() + c.any.len().div_ceil(64))
+            .sum::<usize>()
+}
+
+/// The number of words that `bits` touch.
+pub fn words_of(bits: &[u32]) -> usize {
+    by_word(bits.iter().copied()).len()
 }
 
 /// The test "one of the bits at `bits` holds", a masked word per word.

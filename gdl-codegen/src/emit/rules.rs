@@ -277,7 +277,7 @@ fn factored(conjs: &[&Conj], layout: &Layout) -> Vec<TokenStream> {
         // A rest that is empty makes the key alone enough.
         if rests.iter().any(|r| r.lits.is_empty() && r.any.is_empty()) {
             out.push(test);
-        } else if 1 + disj_cost(&rests) <= disj_cost(&whole) {
+        } else if disj_cost(&rests) < disj_cost(&whole) {
             let inner = disj_expr(&rests, layout);
             out.push(quote!((#test) & (#inner)));
         } else {

@@ -9,6 +9,9 @@
 //! - Aliases (an atom defined by one rule of one literal) are replaced by
 //!   that literal everywhere; an output aliasing a positive literal points
 //!   at its atom directly.
+//! - Joint-move conditions are factored: rules differing only in one role's
+//!   move, in bodies testing several roles' moves, read a new atom "that
+//!   role makes one of these moves" instead.
 //! - Atoms no output depends on are removed.
 //! - Derived atoms are renumbered in a topological order of their strongly
 //!   connected components, and rules sorted by head.
@@ -20,6 +23,10 @@ use super::program::{AtomId, Component, GroundProgram, GroundRule, Lit, Output};
 use crate::deps::tarjan_adj;
 
 const UNKNOWN: i8 = 0;
+
+/// Rules grouped by head and body but one role's move: `((head, other
+/// literals), moves)`.
+type JointGroup = ((u32, Vec<Lit>), Vec<u32>);
 
 /// Working form: rules as (head, body) with constant values per atom.
 struct Work {
@@ -250,6 +257,69 @@ impl Work {
         changed
     }
 
+    /// Factors joint-move conditions. Rules that differ only in one role's
+    /// move, in bodies that test the moves of several roles, become one rule
+    /// reading a new atom "that role makes one of these moves": with
+    /// simultaneous moves, "the crosser marks here and the blocker marks
+    /// anywhere else" is one rule over two such atoms instead of a rule per
+    /// pair of moves (blockerParallel: 5.6 M rules). Each pass is exact
+    /// (distributivity), and bodies keep at most one move literal of their
+    /// own, which the reasoners treat as a set of moves. Returns the moves
+    /// of each new atom (role, does atoms), numbered from `num_atoms`.
+    fn factor_joint_moves(&mut self, roles: &[(u32, u32)]) -> Vec<(usize, Vec<u32>)> {
+        let role_of = |l: &Lit| -> Option<usize> {
+            let a = l.atom().0;
+            (!l.is_negated())
+                .then(|| roles.iter().position(|&(s, e)| (s..e).contains(&a)))
+                .flatten()
+        };
+        let mut sets: rustc_hash::FxHashMap<Vec<u32>, u32> = Default::default();
+        let mut made: Vec<(usize, Vec<u32>)> = Vec::new();
+        for r in 0..roles.len() {
+            let mut groups: rustc_hash::FxHashMap<(u32, Vec<Lit>), Vec<u32>> = Default::default();
+            let mut kept = Vec::with_capacity(self.rules.len());
+            for (h, body) in std::mem::take(&mut self.rules) {
+                let does: Vec<usize> = body.iter().filter_map(role_of).collect();
+                let mine: Vec<&Lit> = body.iter().filter(|l| role_of(l) == Some(r)).collect();
+                match mine.as_slice() {
+                    [m] if does.len() >= 2 => {
+                        let m = **m;
+                        let others: Vec<Lit> = body.iter().copied().filter(|&l| l != m).collect();
+                        groups.entry((h, others)).or_default().push(m.atom().0);
+                    }
+                    _ => kept.push((h, body)),
+                }
+            }
+            // In a fixed order, so that new atoms are numbered the same way
+            // every run.
+            let mut groups: Vec<JointGroup> = groups.into_iter().collect();
+            groups.sort_unstable();
+            for ((h, mut others), mut moves) in groups {
+                moves.sort_unstable();
+                moves.dedup();
+                let lit = if let [m] = moves.as_slice() {
+                    Lit::pos(*m)
+                } else {
+                    let next = self.num_atoms;
+                    let x = *sets.entry(moves.clone()).or_insert_with(|| {
+                        made.push((r, moves.clone()));
+                        next
+                    });
+                    if x == next {
+                        self.num_atoms += 1;
+                        kept.extend(moves.iter().map(|&m| (x, vec![Lit::pos(m)])));
+                    }
+                    Lit::pos(x)
+                };
+                others.push(lit);
+                others.sort_unstable();
+                kept.push((h, others));
+            }
+            self.rules = kept;
+        }
+        made
+    }
+
     /// Removes atoms and rules no output depends on.
     fn remove_dead(&mut self) -> Vec<bool> {
         let n = self.num_atoms as usize;
@@ -284,6 +354,26 @@ impl Work {
     }
 }
 
+/// The text of an atom made by [`Work::factor_joint_moves`]: `(or (does r
+/// m1) (does r m2) ..)`, elided past a few moves.
+fn joint_text(
+    roles: &[String],
+    moves_text: &[Vec<String>],
+    does_start: &[u32],
+    (r, moves): &(usize, Vec<u32>),
+) -> String {
+    let mut s = String::from("(or");
+    for &m in moves.iter().take(3) {
+        let m = (m - does_start[*r]) as usize;
+        s.push_str(&format!(" (does {} {})", roles[*r], moves_text[*r][m]));
+    }
+    if moves.len() > 3 {
+        s.push_str(&format!(" ..{} more", moves.len() - 3));
+    }
+    s.push(')');
+    s
+}
+
 /// Simplifies `raw` and builds the final program. `derived_text` gives the
 /// GDL text of a derived atom from its term id.
 pub fn simplify(raw: Raw, derived_text: &dyn Fn(u32) -> String) -> GroundProgram {
@@ -311,6 +401,13 @@ pub fn simplify(raw: Raw, derived_text: &dyn Fn(u32) -> String) -> GroundProgram
     w.normalize();
     w.propagate();
     w.dedup_rules();
+    let roles: Vec<(u32, u32)> = raw
+        .does_start
+        .iter()
+        .zip(&raw.moves)
+        .map(|(&s, m)| (s, s + m.len() as u32))
+        .collect();
+    let joint = w.factor_joint_moves(&roles);
     let live = w.remove_dead();
 
     // Order derived atoms: SCCs of the dependency graph, dependencies first.
@@ -393,7 +490,15 @@ pub fn simplify(raw: Raw, derived_text: &dyn Fn(u32) -> String) -> GroundProgram
     }
     old_of.sort_by_key(|&a| new_id[a]);
     for &a in &old_of {
-        atom_text.push(derived_text(raw.derived[a - ni]));
+        atom_text.push(match raw.derived.get(a - ni) {
+            Some(&t) => derived_text(t),
+            None => joint_text(
+                &raw.roles,
+                &raw.moves,
+                &raw.does_start,
+                &joint[a - ni - raw.derived.len()],
+            ),
+        });
     }
     let legal = w
         .legal

@@ -182,7 +182,7 @@ pub fn simulate<G: Game>(
     }
 }
 
-/// The result of [`bench`].
+/// The result of [`bench()`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchResult {
     /// The reasoner's name.

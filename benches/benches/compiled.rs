@@ -8,9 +8,7 @@
 //! `scripts/bench-games.sh` gives the same figures with the interpreter too.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gdl_codegen::frontend::{self, Options};
-use gdl_codegen::ground::{self, Budget};
-use gdl_codegen::propnet::Propnet;
+use gdl_benches::propnet;
 use gdl_runtime::{playout_in_place, Game, PlayoutBuffers, Rng};
 
 gdl_macro::gdl! {
@@ -47,14 +45,6 @@ gdl_macro::gdl! {
     mod speed_chess;
     struct SpeedChess;
     include "../../shared/games/ggp-repository-base/speedChess.kif";
-}
-
-fn propnet(rel: &str) -> Propnet {
-    let path = format!("{}/ggp-repository-base/{rel}.kif", gdl_benches::CORPUS);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let fe = frontend::run_bytes(&path, &bytes, &Options::default());
-    let program = fe.valid_program().expect("valid game");
-    Propnet::new(&ground::ground(program, &Budget::default()).expect("grounds"))
 }
 
 /// Benchmarks 10 seeded playouts of `game` as `reasoner/name`.

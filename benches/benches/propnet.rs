@@ -4,18 +4,8 @@
 //! a batch of 10 playouts; playouts per second = 10 / time.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gdl_codegen::frontend::{self, Options};
-use gdl_codegen::ground::{self, Budget};
-use gdl_codegen::propnet::Propnet;
+use gdl_benches::propnet;
 use gdl_runtime::{playout_in_place, Game, PlayoutBuffers, Rng};
-
-fn propnet(rel: &str) -> Propnet {
-    let path = format!("{}/ggp-repository-base/{rel}.kif", gdl_benches::CORPUS);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let fe = frontend::run_bytes(&path, &bytes, &Options::default());
-    let program = fe.valid_program().expect("valid game");
-    Propnet::new(&ground::ground(program, &Budget::default()).expect("grounds"))
-}
 
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("propnet_10_playouts");

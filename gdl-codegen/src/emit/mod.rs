@@ -152,6 +152,9 @@ struct Gen<'a> {
     /// Atoms whose bit the move tables set directly, with the `does` bit
     /// positions of the moves that set it.
     direct_moves: std::collections::HashMap<u32, Vec<u32>>,
+    /// The level of each derived atom, once the bodies are final (see
+    /// [`Gen::levels`]).
+    level: Vec<u32>,
     /// Atoms with very many rule bodies, stored as data.
     tables: std::cell::RefCell<tables::Tables>,
     /// Per derived atom, how many rule bodies read it (before inlining).
@@ -337,12 +340,7 @@ impl Gen<'_> {
     /// goal), which are computed whatever reads them.
     fn output_atoms(&self) -> HashSet<u32> {
         let gp = self.gp;
-        gp.legal
-            .iter()
-            .flatten()
-            .chain(gp.goal.iter().flatten().map(|(_, o)| o))
-            .chain([&gp.terminal])
-            .chain(gp.next.iter())
+        gp.outputs()
             .filter_map(|o| match o {
                 Output::Atom(a) if a.0 >= gp.num_inputs => Some(a.0),
                 _ => None,
@@ -472,14 +470,7 @@ impl Gen<'_> {
                 used[l.atom().0 as usize] += 1;
             }
         }
-        let outputs = gp
-            .legal
-            .iter()
-            .flatten()
-            .chain(gp.goal.iter().flatten().map(|(_, o)| o))
-            .chain([&gp.terminal])
-            .chain(gp.next.iter());
-        for o in outputs {
+        for o in gp.outputs() {
             if let Output::Atom(a) = o {
                 used[a.0 as usize] += 1;
             }
@@ -540,7 +531,7 @@ impl Gen<'_> {
     fn units(&self, need: &[bool]) -> Vec<Unit> {
         let gp = self.gp;
         let ni = gp.num_inputs;
-        let level = self.levels();
+        let level = &self.level;
         let mut units = Vec::new();
         for comp in &gp.components {
             let atoms = comp.start..comp.end;
@@ -798,6 +789,12 @@ pub fn emit(gp: &GroundProgram, opts: &EmitOptions) -> Result<String, EmitError>
     ))
 }
 
+/// The atoms of `need` that `done` does not hold (a cone less the cached
+/// evaluation it starts from).
+fn not_in(need: Vec<bool>, done: &[bool]) -> Vec<bool> {
+    need.into_iter().zip(done).map(|(n, &d)| n && !d).collect()
+}
+
 /// The module's tokens, and the rule tables as text (empty when unused).
 fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (TokenStream, String) {
     let layout = Layout::new(gp);
@@ -813,6 +810,7 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
         outputs: HashSet::new(),
         reads: Vec::new(),
         move_sets: Vec::new(),
+        level: Vec::new(),
         direct_moves: std::collections::HashMap::new(),
         tables: std::cell::RefCell::new(tables::Tables::new(gp.num_literals())),
         demand: Vec::new(),
@@ -829,6 +827,8 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
     let (dispatch_arms, dispatch_reads) = g.move_dispatch();
     let move_sets = g.move_set_tables();
     g.compute_demand(&dispatch_reads);
+    // The bodies are final from here on: every query orders by these.
+    g.level = g.levels();
     let layout = g.layout.clone();
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
     let state = format_ident!("{}State", game);
@@ -945,22 +945,18 @@ fn emit_tokens(gp: &GroundProgram, opts: &EmitOptions, rt: &syn::Path) -> (Token
     // terminal) and keep their own per-thread evaluation.
     let eval_need = g.cone(gp.legal.iter().flatten().copied().chain([gp.terminal]));
     let eval_calls = g.cone_fns("eval", &eval_need);
-    let goal_need: Vec<bool> = g
-        .cone(gp.goal.iter().flatten().map(|&(_, o)| o))
-        .into_iter()
-        .zip(&eval_need)
-        .map(|(n, &e)| n && !e)
-        .collect();
+    let goal_need = not_in(
+        g.cone(gp.goal.iter().flatten().map(|&(_, o)| o)),
+        &eval_need,
+    );
     let goal_calls = g.cone_fns("goal", &goal_need);
     // `next` starts from the evaluation of the state (a playout has just
     // asked for its legal moves) and computes only the atoms that one
     // lacks: those reading the joint move.
-    let next_need: Vec<bool> = g
-        .cone(gp.next.iter().copied().chain(dispatch_reads))
-        .into_iter()
-        .zip(&eval_need)
-        .map(|(n, &e)| n && !e)
-        .collect();
+    let next_need = not_in(
+        g.cone(gp.next.iter().copied().chain(dispatch_reads)),
+        &eval_need,
+    );
     let next_calls = g.cone_fns("next", &next_need);
     let dispatch_calls: Vec<TokenStream> = dispatch_arms
         .into_iter()

@@ -194,6 +194,18 @@ impl GroundProgram {
         &self.rules[self.rule_start[i] as usize..self.rule_start[i + 1] as usize]
     }
 
+    /// Every query output (legal, goal, terminal, next), in that order;
+    /// an atom serving several outputs appears once for each.
+    pub fn outputs(&self) -> impl Iterator<Item = Output> + '_ {
+        self.legal
+            .iter()
+            .flatten()
+            .chain(self.goal.iter().flatten().map(|(_, o)| o))
+            .chain([&self.terminal])
+            .chain(self.next.iter())
+            .copied()
+    }
+
     /// Number of literals over all rules.
     pub fn num_literals(&self) -> usize {
         self.rules.iter().map(|r| r.body.len()).sum()

@@ -2,7 +2,7 @@
 //! 417 KB) and a few common games.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gdl_codegen::frontend::{self, Options};
+use gdl_codegen::front::{self, Options};
 
 fn corpus(rel: &str) -> (String, Vec<u8>) {
     let path = format!("{}/{rel}", gdl_benches::CORPUS);
@@ -35,7 +35,7 @@ fn read_and_check(c: &mut Criterion) {
         let short = name.rsplit('/').next().unwrap_or(&name).to_owned();
         group.bench_function(short, |b| {
             b.iter(|| {
-                let fe = frontend::run_bytes(&name, &bytes, &Options::default());
+                let fe = front::run_bytes(&name, &bytes, &Options::default());
                 assert!(fe.is_valid());
                 fe
             })

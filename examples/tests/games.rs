@@ -2,15 +2,15 @@
 //! reasoner (from the `gdl!` macro) agrees with the interpreter on seeded
 //! random matches.
 
-use gdl_codegen::frontend::{self, Options};
-use gdl_codegen::interp::Interpreter;
+use gdl_codegen::front::{self, Options};
+use gdl_codegen::reasoner::interp::Interpreter;
 use gdl_examples::{game_path, with_game, WithGame, GAMES};
 use gdl_runtime::{record, replay, Game};
 
 fn interpreter(name: &str) -> Interpreter {
     let path = game_path(name);
     let bytes = std::fs::read(&path).expect("read the game");
-    let fe = frontend::run_bytes(&path, &bytes, &Options::default());
+    let fe = front::run_bytes(&path, &bytes, &Options::default());
     assert!(
         fe.diagnostics.is_empty(),
         "{name} has diagnostics:\n{}",

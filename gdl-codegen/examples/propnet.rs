@@ -7,14 +7,14 @@
 
 use std::time::{Duration, Instant};
 
-use gdl_codegen::frontend::{self, Options};
+use gdl_codegen::front::{self, Options};
 use gdl_codegen::ground::{self, Budget};
-use gdl_codegen::propnet::Propnet;
+use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_runtime::{measure, replay, Trace};
 
 fn load(path: &str) -> Option<Propnet> {
     let bytes = std::fs::read(path).ok()?;
-    let fe = frontend::run_bytes(path, &bytes, &Options::default());
+    let fe = front::run_bytes(path, &bytes, &Options::default());
     let program = fe.valid_program()?;
     match ground::ground(program, &Budget::default()) {
         Ok(gp) => Some(Propnet::new(&gp)),

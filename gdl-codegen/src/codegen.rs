@@ -1,12 +1,12 @@
 //! The whole compiler as one call: GDL text in, a Rust module out
 //! (read → lower → check → ground → emit). The CLI's `emit`, the build-script
-//! API ([`crate::build`]) and the `gdl!` macro all go through here.
+//! API ([`crate::builder`]) and the `gdl!` macro all go through here.
 
 use std::fmt;
 use std::path::Path;
 
-use crate::emit::{self, EmitError, EmitOptions};
-use crate::frontend::{self, Frontend, Options};
+use crate::backend::ground::{self as emit, EmitError, EmitOptions};
+use crate::front::{self, Frontend, Options};
 use crate::ground::{self, Budget, GroundError};
 
 /// Options of the whole pipeline.
@@ -77,7 +77,7 @@ pub fn generate(
     bytes: &[u8],
     options: &CodegenOptions,
 ) -> Result<Generated, CodegenError> {
-    let fe = frontend::run_bytes(name, bytes, &options.frontend);
+    let fe = front::run_bytes(name, bytes, &options.frontend);
     if !fe.is_valid() {
         return Err(CodegenError::Invalid(Box::new(fe)));
     }

@@ -1,26 +1,26 @@
 //! gdl-codegen: a compiler from the Game Description Language (GDL) to Rust,
 //! and the interpreted reasoners it is measured and tested against.
 //!
-//! The pipeline, one stage a module: [`syntax`] (read KIF or infix GDL into an
-//! AST with spans) → [`lower`] (expand `or`, normalise `(not (distinct ..))`,
-//! intern names) → [`check`] (arity, safety, stratification, the recursion
-//! restriction, keyword restrictions) → reasoners.
+//! The pipeline, one stage a module:
+//! - [`front`]: read KIF or infix GDL into an AST with spans, lower it
+//!   (expand `or`, normalise `(not (distinct ..))`, intern names) and check
+//!   it (arity, safety, stratification, the recursion restriction, keyword
+//!   restrictions);
+//! - [`analysis`]: the relation dependency graph, its components and strata;
+//! - [`ground`]: instantiate the rules over the reachable atoms and simplify;
+//! - [`backend`]: generate Rust from the ground program;
+//! - [`reasoner`]: the interpreter and the propnet, baselines and oracles;
+//! - [`codegen`] and [`builder`]: the whole compiler as one call, and its
+//!   build-script API; [`host`]: the build cache that runs cargo.
 
 #![warn(missing_docs)]
 
-pub mod build;
-pub mod cache;
-pub mod check;
+pub mod analysis;
+pub mod backend;
+pub mod builder;
 pub mod codegen;
-pub mod deps;
-pub mod diag;
-pub mod emit;
-pub mod frontend;
+pub mod front;
 pub mod ground;
-pub mod interp;
-pub mod ir;
-pub mod lower;
-pub mod propnet;
-pub mod source;
-pub mod symbols;
-pub mod syntax;
+#[cfg(feature = "host")]
+pub mod host;
+pub mod reasoner;

@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use gdl_codegen::cache::Cache;
 use gdl_codegen::codegen::{self, CodegenOptions};
-use gdl_codegen::frontend::{self, Options};
-use gdl_codegen::interp::Interpreter;
+use gdl_codegen::front::{self, Options};
+use gdl_codegen::host::cache::Cache;
+use gdl_codegen::reasoner::interp::Interpreter;
 use gdl_runtime::Game;
 
 fn chess_path() -> PathBuf {
@@ -172,7 +172,7 @@ fn position_5() {
 #[test]
 fn interpreter_agrees() {
     let text = chess_text();
-    let fe = frontend::run_bytes("chess.kif", &text, &Options::default());
+    let fe = front::run_bytes("chess.kif", &text, &Options::default());
     assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
     let interp = Interpreter::new(&fe.program).expect("interpreter");
     let initial = interp.initial_state();
@@ -197,7 +197,7 @@ fn fen_fluents() {
 fn mate_stalemate_and_the_move_limit_end_the_game() {
     use gdl_runtime::Goal;
     let text = chess_text();
-    let fe = frontend::run_bytes("chess.kif", &text, &Options::default());
+    let fe = front::run_bytes("chess.kif", &text, &Options::default());
     let interp = Interpreter::new(&fe.program).expect("interpreter");
     let at = |fen: &str| {
         interp

@@ -19,10 +19,10 @@ use std::time::{Duration, Instant};
 
 use compiled::{Crate, GameSpec, Module, RecordParams};
 use gdl_codegen::codegen;
-use gdl_codegen::frontend;
+use gdl_codegen::front;
 use gdl_codegen::ground::{self, Budget};
-use gdl_codegen::interp::Interpreter;
-use gdl_codegen::propnet::Propnet;
+use gdl_codegen::reasoner::interp::Interpreter;
+use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_runtime::trace::{self, Trace};
 
 /// The representative set: every kind of game the corpus holds, with
@@ -98,7 +98,7 @@ fn generate_all(specs: &[GameSpec]) -> Vec<Module> {
 /// Replays `recorded` on the interpreter and the propnet of `spec`.
 fn replay_interpreted(spec: &GameSpec, recorded: &Trace) -> Result<(), String> {
     let bytes = std::fs::read(&spec.path).map_err(|e| e.to_string())?;
-    let fe = frontend::run_bytes(&spec.label, &bytes, &spec.options());
+    let fe = front::run_bytes(&spec.label, &bytes, &spec.options());
     if !fe.is_valid() {
         return Err(format!("invalid:\n{}", fe.render_diagnostics(false)));
     }

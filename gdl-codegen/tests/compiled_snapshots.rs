@@ -4,8 +4,8 @@
 //! compiled_snapshots` (or `cargo insta review`) and commit
 //! `tests/snapshots/`.
 
+use gdl_codegen::backend::ground::EmitOptions;
 use gdl_codegen::codegen::{self, CodegenOptions};
-use gdl_codegen::emit::EmitOptions;
 
 /// The generated module of `path` (relative to the workspace), labelled by
 /// that relative path so that the header does not depend on the checkout.

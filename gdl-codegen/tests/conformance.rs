@@ -9,14 +9,14 @@
 
 mod common;
 
-use gdl_codegen::frontend::{self, Options};
-use gdl_codegen::interp::Interpreter;
+use gdl_codegen::front::{self, Options};
+use gdl_codegen::reasoner::interp::Interpreter;
 use gdl_runtime::trace::{self, Trace};
 
 /// Replays `trace` (relative to `shared/`) on `game` (relative to `shared/games/`).
 fn replay(game: &str, trace_path: &str) -> Result<trace::ReplaySummary, String> {
     let bytes = std::fs::read(common::games().join(game)).map_err(|e| format!("{game}: {e}"))?;
-    let fe = frontend::run_bytes(game, &bytes, &Options::default());
+    let fe = front::run_bytes(game, &bytes, &Options::default());
     if !fe.is_valid() {
         return Err(format!(
             "{game} rejected:\n{}",
@@ -78,7 +78,7 @@ fn ggp_base_test_games() {
     for t in &traces {
         let game = game_of(t);
         let bytes = std::fs::read(common::games().join(&game)).expect("game");
-        let valid = frontend::run_bytes(&game, &bytes, &Options::default()).is_valid();
+        let valid = front::run_bytes(&game, &bytes, &Options::default()).is_valid();
         let expected_invalid = rejected.iter().any(|r| t.contains(&format!("/{r}.trace")));
         assert_eq!(valid, !expected_invalid, "{game}: validity");
         if valid {

@@ -4,8 +4,8 @@
 
 mod common;
 
-use gdl_codegen::diag::codes;
-use gdl_codegen::frontend::{self, Options};
+use gdl_codegen::front::diag::codes;
+use gdl_codegen::front::{self, Options};
 
 /// What we expect of a file, from the validator's verdict.
 #[derive(Debug, PartialEq)]
@@ -62,7 +62,7 @@ fn every_corpus_file_gets_the_validator_verdict() {
             .get(file.as_str())
             .unwrap_or_else(|| panic!("{file} has no validator verdict"));
         let bytes = std::fs::read(common::games().join(file)).expect("read game");
-        let fe = frontend::run_bytes(file, &bytes, &Options::default());
+        let fe = front::run_bytes(file, &bytes, &Options::default());
         let errors: Vec<&str> = fe
             .diagnostics
             .iter()
@@ -108,8 +108,8 @@ fn every_corpus_file_gets_the_validator_verdict() {
 fn case_is_folded_by_default_and_kept_apart_on_request() {
     let text = "(ROLE White) (role white) (init (Cell 1)) (<= terminal (TRUE (cell 1))) \
                 (<= (legal white noop)) (<= (goal white 100))";
-    let fe = frontend::run(
-        gdl_codegen::source::SourceFile::new("t.kif", text),
+    let fe = front::run(
+        gdl_codegen::front::source::SourceFile::new("t.kif", text),
         &Options::default(),
     );
     assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
@@ -125,6 +125,9 @@ fn case_is_folded_by_default_and_kept_apart_on_request() {
         case_sensitive: true,
         ..Options::default()
     };
-    let fe = frontend::run(gdl_codegen::source::SourceFile::new("t.kif", text), &cs);
+    let fe = front::run(
+        gdl_codegen::front::source::SourceFile::new("t.kif", text),
+        &cs,
+    );
     assert_eq!(fe.program.roles().len(), 2, "White and white are two roles");
 }

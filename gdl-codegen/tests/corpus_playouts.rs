@@ -3,8 +3,8 @@
 
 mod common;
 
-use gdl_codegen::frontend::{self, Options};
-use gdl_codegen::interp::Interpreter;
+use gdl_codegen::front::{self, Options};
+use gdl_codegen::reasoner::interp::Interpreter;
 use gdl_runtime::{playout, Rng};
 
 /// Steps per playout: enough to reach the middle game of most games, small
@@ -24,7 +24,7 @@ fn every_game_with_a_trace_plays_without_panicking() {
             continue;
         }
         let bytes = std::fs::read(common::games().join(&rel)).expect("read game");
-        let fe = frontend::run_bytes(&rel, &bytes, &Options::default());
+        let fe = front::run_bytes(&rel, &bytes, &Options::default());
         let Some(program) = fe.valid_program() else {
             invalid += 1;
             continue;

@@ -7,8 +7,8 @@
 //! Sizes only: building and running such modules is the corpus run's job
 //! (`scripts/compiled-corpus.sh`); `compiled_agreement.rs` builds Quarto.
 
-use gdl_codegen::emit::{self, EmitOptions};
-use gdl_codegen::frontend::{self, Options};
+use gdl_codegen::backend::ground::{self as emit, EmitOptions};
+use gdl_codegen::front::{self, Options};
 use gdl_codegen::ground::{self, Budget};
 
 /// Bytes of code allowed per ground rule literal, and in all besides: a
@@ -26,7 +26,7 @@ const TABLE_BYTES_PER_LITERAL: usize = 12;
 fn sizes(path: &str) -> (usize, usize, usize) {
     let full = format!("{}/../../shared/games/{path}", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
-    let fe = frontend::run_bytes(path, &bytes, &Options::default());
+    let fe = front::run_bytes(path, &bytes, &Options::default());
     assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
     let gp = ground::ground(&fe.program, &Budget::default()).expect("grounds");
     let code = emit::emit(&gp, &EmitOptions::default()).expect("compiles");

@@ -3,10 +3,10 @@
 //! text, in the same order) and, at the end, goals. Bounded: few playouts,
 //! capped length.
 
-use gdl_codegen::frontend::{self, Options};
+use gdl_codegen::front::{self, Options};
 use gdl_codegen::ground::{self, Budget};
-use gdl_codegen::interp::Interpreter;
-use gdl_codegen::propnet::Propnet;
+use gdl_codegen::reasoner::interp::Interpreter;
+use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_runtime::{Game, Move, Rng};
 
 const GAMES: &str = "/work/shared/games";
@@ -14,7 +14,7 @@ const GAMES: &str = "/work/shared/games";
 fn check_agreement(rel: &str, playouts: usize, max_steps: usize) {
     let path = format!("{GAMES}/{rel}");
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let fe = frontend::run_bytes(&path, &bytes, &Options::default());
+    let fe = front::run_bytes(&path, &bytes, &Options::default());
     let program = fe
         .valid_program()
         .unwrap_or_else(|| panic!("{rel} invalid"));

@@ -1,10 +1,10 @@
 //! Grounder: exact sizes on small games, the budget error, and propnet
 //! replays of conformance traces.
 
-use gdl_codegen::frontend::{self, Options};
+use gdl_codegen::front::ir::Program;
+use gdl_codegen::front::{self, Options};
 use gdl_codegen::ground::{self, Budget, GroundError, GroundProgram, Output};
-use gdl_codegen::ir::Program;
-use gdl_codegen::propnet::Propnet;
+use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_runtime::{replay, Game, Trace};
 
 const GAMES: &str = "/work/shared/games";
@@ -13,7 +13,7 @@ const CONFORMANCE: &str = "/work/shared/conformance";
 fn program(rel: &str) -> Program {
     let path = format!("{GAMES}/{rel}");
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let fe = frontend::run_bytes(&path, &bytes, &Options::default());
+    let fe = front::run_bytes(&path, &bytes, &Options::default());
     assert!(fe.is_valid(), "{path}: {}", fe.render_diagnostics(false));
     fe.program
 }
@@ -92,7 +92,7 @@ fn zero_arity_parens_stay_apart() {
     let text = "(role r) (init (p)) (init p) (<= (next (p)) (true p)) (<= (next p) (true (p)))
         (<= (legal r a) (true (p))) (<= (legal r b) (true p))
         (<= terminal (not (true p))) (<= (goal r 100) (true (p)))";
-    let fe = frontend::run_bytes("t.kif", text.as_bytes(), &Options::default());
+    let fe = front::run_bytes("t.kif", text.as_bytes(), &Options::default());
     assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
     let gp = ground::ground(&fe.program, &Budget::default()).unwrap();
     assert_eq!(gp.fluents, ["(p)", "p"]);

@@ -3,11 +3,11 @@
 //! KIF that reads back, and all three lower to the same program as the KIF
 //! version (`examples/games/tictactoe.kif`).
 
-use gdl_codegen::diag::{codes, Severity};
-use gdl_codegen::frontend::{self, Frontend, Options};
-use gdl_codegen::ir::{Literal, Program};
-use gdl_codegen::source::SourceFile;
-use gdl_codegen::syntax::{self, print, Syntax};
+use gdl_codegen::front::diag::{codes, Severity};
+use gdl_codegen::front::ir::{Literal, Program};
+use gdl_codegen::front::source::SourceFile;
+use gdl_codegen::front::syntax::{self, print, Syntax};
+use gdl_codegen::front::{self, Frontend, Options};
 
 fn example(name: &str) -> SourceFile {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/games/").to_owned() + name;
@@ -16,7 +16,7 @@ fn example(name: &str) -> SourceFile {
 }
 
 fn run(source: SourceFile, syntax: Option<Syntax>) -> Frontend {
-    let fe = frontend::run(
+    let fe = front::run(
         source,
         &Options {
             syntax,

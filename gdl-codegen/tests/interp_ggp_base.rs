@@ -5,14 +5,14 @@
 
 mod common;
 
-use gdl_codegen::frontend::{self, Options};
-use gdl_codegen::interp::{Interpreter, State};
+use gdl_codegen::front::{self, Options};
+use gdl_codegen::reasoner::interp::{Interpreter, State};
 use gdl_runtime::{trace, Game, Goal, Move};
 
 fn load(rel: &str) -> Interpreter {
     let path = common::games().join(rel);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let fe = frontend::run_bytes(rel, &bytes, &Options::default());
+    let fe = front::run_bytes(rel, &bytes, &Options::default());
     let program = fe
         .valid_program()
         .unwrap_or_else(|| panic!("{rel} is invalid:\n{}", fe.render_diagnostics(false)));

@@ -6,10 +6,10 @@
 //! Every case lists *all* the diagnostics of its file, so noise (a second,
 //! spurious report) fails as much as a missing one.
 
-use gdl_codegen::diag::{codes, Diagnostic, Severity};
-use gdl_codegen::frontend::{self, Frontend, Options};
-use gdl_codegen::source::SourceFile;
-use gdl_codegen::syntax::Syntax;
+use gdl_codegen::front::diag::{codes, Diagnostic, Severity};
+use gdl_codegen::front::source::SourceFile;
+use gdl_codegen::front::syntax::Syntax;
+use gdl_codegen::front::{self, Frontend, Options};
 
 use Severity::{Error, Warning};
 
@@ -86,7 +86,7 @@ fn check(name: &str, fe: &Frontend, expect: &[Expect]) {
 }
 
 fn run(name: &str, text: &str, syntax: Syntax) -> Frontend {
-    frontend::run(
+    front::run(
         SourceFile::new(name, text),
         &Options {
             syntax: Some(syntax),
@@ -399,7 +399,7 @@ fn the_negation_cycle_points_at_each_step() {
 #[test]
 fn binary_garbage_is_one_error() {
     let bytes = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00>\x00\x01\x00\x00\x00\xff\xfe(((";
-    let fe = frontend::run_bytes("a.out", bytes, &Options::default());
+    let fe = front::run_bytes("a.out", bytes, &Options::default());
     let codes: Vec<_> = fe.diagnostics.iter().map(|d| d.code).collect();
     assert!(!fe.is_valid());
     assert_eq!(
@@ -420,7 +420,7 @@ fn binary_garbage_is_one_error() {
 fn invalid_utf8_is_reported_where_it_is() {
     let mut bytes = BASE.as_bytes().to_vec();
     bytes.extend_from_slice(b"(foo caf\xe9)\n");
-    let fe = frontend::run_bytes("latin1.kif", &bytes, &Options::default());
+    let fe = front::run_bytes("latin1.kif", &bytes, &Options::default());
     check(
         "invalid utf-8",
         &fe,
@@ -432,13 +432,13 @@ fn invalid_utf8_is_reported_where_it_is() {
 fn invalid_utf8_in_a_comment_is_reported_too() {
     let mut bytes = BASE.as_bytes().to_vec();
     bytes.extend_from_slice(b"; caf\xe9 au lait\n");
-    let fe = frontend::run_bytes("latin1.kif", &bytes, &Options::default());
+    let fe = front::run_bytes("latin1.kif", &bytes, &Options::default());
     check(
         "invalid utf-8 in a comment",
         &fe,
         &[(codes::INVALID_UTF8, 7, 6, Error, "UTF-8")],
     );
-    let fe = frontend::run_bytes("latin1.hrf", b"role(r) % caf\xe9\n", &Options::default());
+    let fe = front::run_bytes("latin1.hrf", b"role(r) % caf\xe9\n", &Options::default());
     assert_eq!(fe.diagnostics[0].code, codes::INVALID_UTF8);
 }
 
@@ -503,7 +503,7 @@ fn a_50_mb_file_is_accepted() {
         let _ = writeln!(text, "(data {i} {constant})");
         i += 1;
     }
-    let fe = frontend::run_bytes("big.kif", text.as_bytes(), &Options::default());
+    let fe = front::run_bytes("big.kif", text.as_bytes(), &Options::default());
     assert!(
         fe.diagnostics.is_empty(),
         "{}",

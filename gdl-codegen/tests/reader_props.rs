@@ -7,10 +7,10 @@
 //!   or written out with random whitespace, comments and keyword case, or
 //!   written as infix, reads back as the same AST (spans aside).
 
-use gdl_codegen::frontend::{self, Options};
-use gdl_codegen::source::Span;
-use gdl_codegen::syntax::ast::{Description, Ident, Literal, Rule, Sentence, Term};
-use gdl_codegen::syntax::{self, print, Syntax};
+use gdl_codegen::front::source::Span;
+use gdl_codegen::front::syntax::ast::{Description, Ident, Literal, Rule, Sentence, Term};
+use gdl_codegen::front::syntax::{self, print, Syntax};
+use gdl_codegen::front::{self, Options};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------
@@ -18,7 +18,7 @@ use proptest::prelude::*;
 
 fn run_all(bytes: &[u8]) {
     for (name, syntax) in [("p.kif", Syntax::Kif), ("p.hrf", Syntax::Infix)] {
-        let fe = frontend::run_bytes(
+        let fe = front::run_bytes(
             name,
             bytes,
             &Options {
@@ -35,7 +35,7 @@ fn run_all(bytes: &[u8]) {
         if fe.is_valid() {
             // A valid description prints as KIF that is valid too.
             let printed = print::to_kif(&fe.ast);
-            let again = frontend::run_bytes(
+            let again = front::run_bytes(
                 "again.kif",
                 printed.as_bytes(),
                 &Options {

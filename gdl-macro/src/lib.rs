@@ -34,13 +34,13 @@
 
 use std::path::{Path, PathBuf};
 
+use gdl_codegen::backend::ground::{names, EmitError};
 use gdl_codegen::codegen::{self, CodegenError, CodegenOptions};
-use gdl_codegen::diag::Diagnostic;
-use gdl_codegen::emit::{names, EmitError};
-use gdl_codegen::frontend::Frontend;
+use gdl_codegen::front::diag::Diagnostic;
+use gdl_codegen::front::source::SourceFile;
+use gdl_codegen::front::syntax::Syntax;
+use gdl_codegen::front::Frontend;
 use gdl_codegen::ground::{Budget, GroundError, Limit};
-use gdl_codegen::source::SourceFile;
-use gdl_codegen::syntax::Syntax;
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::parse::{Parse, ParseStream};

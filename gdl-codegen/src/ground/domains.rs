@@ -16,7 +16,7 @@
 use super::budget::{Budget, GroundError};
 use super::fixpoint::{CRule, Db, Lit, Pat};
 use super::terms::Terms;
-use crate::ir::{Keyword, Literal, PredId, Program};
+use crate::front::ir::{Keyword, Literal, PredId, Program};
 
 /// A body literal that stays in ground rules: one on a dynamic relation.
 #[derive(Clone, Debug)]

@@ -16,8 +16,8 @@ use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, GroundError};
 use super::terms::{header, Kind, Terms};
-use crate::deps::tarjan_adj;
-use crate::ir::Term;
+use crate::analysis::deps::tarjan_adj;
+use crate::front::ir::Term;
 
 /// Position value of an atom that is in no relation.
 pub const NONE: u32 = u32::MAX;

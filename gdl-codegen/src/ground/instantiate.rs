@@ -17,7 +17,7 @@ use super::budget::{Budget, GroundError};
 use super::domains::Domains;
 use super::fixpoint::NONE;
 use super::program::{Lit, Output};
-use crate::ir::{Keyword, Program};
+use crate::front::ir::{Keyword, Program};
 
 /// A ground program before simplification: atoms numbered inputs first
 /// (fluents, then moves role by role), then derived atoms in order of

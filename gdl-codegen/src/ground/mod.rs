@@ -27,7 +27,7 @@ use std::time::Instant;
 pub use budget::{Budget, GroundError, Limit};
 pub use program::{AtomId, Component, GroundProgram, GroundRule, GroundStats, Lit, Output};
 
-use crate::ir::{Keyword, Program};
+use crate::front::ir::{Keyword, Program};
 
 /// Grounds a valid program within `budget`.
 pub fn ground(program: &Program, budget: &Budget) -> Result<GroundProgram, GroundError> {

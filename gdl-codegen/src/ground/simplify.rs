@@ -20,7 +20,7 @@ use rustc_hash::FxHashSet;
 
 use super::instantiate::Raw;
 use super::program::{AtomId, Component, GroundProgram, GroundRule, Lit, Output};
-use crate::deps::tarjan_adj;
+use crate::analysis::deps::tarjan_adj;
 
 const UNKNOWN: i8 = 0;
 

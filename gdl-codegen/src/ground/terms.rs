@@ -12,8 +12,8 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::ir::Program;
-use crate::symbols::Sym;
+use crate::front::ir::Program;
+use crate::front::symbols::Sym;
 
 /// Kind of a node (low two bits of its header).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

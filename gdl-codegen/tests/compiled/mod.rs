@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use gdl_codegen::backend::ground::EmitOptions;
 use gdl_codegen::codegen::{self, CodegenOptions};
-use gdl_codegen::emit::EmitOptions;
-use gdl_codegen::frontend::Options;
+use gdl_codegen::front::Options;
 
 /// The shared directory (`../shared` next to the repository).
 pub fn shared() -> PathBuf {

@@ -10,12 +10,12 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use clap::{Args, ValueEnum};
-use gdl_codegen::cache::Cache;
 use gdl_codegen::codegen::{self, CodegenOptions};
-use gdl_codegen::frontend::Frontend;
+use gdl_codegen::front::Frontend;
 use gdl_codegen::ground::{self, GroundProgram};
-use gdl_codegen::interp::Interpreter;
-use gdl_codegen::propnet::Propnet;
+use gdl_codegen::host::cache::Cache;
+use gdl_codegen::reasoner::interp::Interpreter;
+use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_runtime::cli;
 
 use crate::emit_cmd::BudgetArgs;

@@ -12,11 +12,11 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::diag::{codes, Diagnostic, Diagnostics};
-use crate::ir::{self, Atom, Keyword, Literal, Program, Rule, Term};
-use crate::source::Span;
-use crate::symbols::{Sym, Symbols};
-use crate::syntax::ast;
+use crate::front::diag::{codes, Diagnostic, Diagnostics};
+use crate::front::ir::{self, Atom, Keyword, Literal, Program, Rule, Term};
+use crate::front::source::Span;
+use crate::front::symbols::{Sym, Symbols};
+use crate::front::syntax::ast;
 
 /// Most rules one source rule may expand into through `or`.
 pub const MAX_OR_EXPANSION: usize = 65_536;

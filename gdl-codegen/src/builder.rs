@@ -2,7 +2,7 @@
 //!
 //! ```no_run
 //! // In build.rs, inside `fn main()`:
-//! gdl_codegen::build::Builder::new()
+//! gdl_codegen::builder::Builder::new()
 //!     .compile("games/tictactoe.kif")
 //!     .expect("tic-tac-toe compiles");
 //! ```

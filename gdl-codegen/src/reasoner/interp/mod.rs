@@ -30,7 +30,7 @@ mod terms;
 
 pub use game::{InterpError, Interpreter, State};
 
-use crate::ir::Program;
+use crate::front::ir::Program;
 
 /// Builds the interpreter of `program` (shorthand for [`Interpreter::new`]).
 pub fn interpret(program: &Program) -> Result<Interpreter, InterpError> {

@@ -32,8 +32,8 @@
 //! overflowing the stack.
 
 use super::ast::{Description, Ident, Literal, Rule, Sentence, Term};
-use crate::diag::{codes, Diagnostic, Diagnostics};
-use crate::source::Span;
+use crate::front::diag::{codes, Diagnostic, Diagnostics};
+use crate::front::source::Span;
 
 /// Deepest nesting of terms, parentheses and negations the reader accepts
 /// (the same limit as the KIF reader's).
@@ -807,7 +807,7 @@ pub fn parse(text: &str) -> (Description, Diagnostics) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::print::to_kif;
+    use crate::front::syntax::print::to_kif;
 
     fn ok(text: &str) -> String {
         let (d, diags) = parse(text);

@@ -6,7 +6,7 @@ pub mod infix;
 pub mod kif;
 pub mod print;
 
-use crate::diag::Diagnostics;
+use crate::front::diag::Diagnostics;
 
 /// The concrete syntax of a game description.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]

@@ -8,7 +8,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::ir::Keyword;
+use crate::front::ir::Keyword;
 
 /// An interned name: a constant, function, relation or variable name.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]

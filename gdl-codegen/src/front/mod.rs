@@ -1,12 +1,20 @@
-//! The front end as one call: read, lower and check a game description.
+//! The front end: read a game description ([`syntax`]), lower it to the
+//! program IR ([`lower`], [`ir`], [`symbols`]) and check it ([`check`]),
+//! with located diagnostics ([`diag`], [`source`]); [`run`] does all three.
 
-use crate::check;
-use crate::diag::{self, Diagnostics};
-use crate::ir::Program;
-use crate::lower;
-use crate::source::SourceFile;
-use crate::symbols::Symbols;
-use crate::syntax::{self, ast::Description, Syntax};
+pub mod check;
+pub mod diag;
+pub mod ir;
+pub mod lower;
+pub mod source;
+pub mod symbols;
+pub mod syntax;
+
+use diag::Diagnostics;
+use ir::Program;
+use source::SourceFile;
+use symbols::Symbols;
+use syntax::{ast::Description, Syntax};
 
 /// Largest description the reader accepts, in bytes. The largest real
 /// rulesheet is 417 KB; the limit only stops runaway inputs early.
@@ -74,7 +82,7 @@ pub fn run_bytes(name: &str, bytes: &[u8], options: &Options) -> Frontend {
                     "the file is {} bytes, more than the reader's limit of {MAX_FILE_BYTES}",
                     bytes.len()
                 ),
-                crate::source::Span::default(),
+                crate::front::source::Span::default(),
             )
             .with_label("file too large"),
         );
@@ -113,7 +121,7 @@ fn run_with_errors(
                 diag::Diagnostic::error(
                     diag::codes::INVALID_UTF8,
                     "the file is not valid UTF-8",
-                    crate::source::Span::new(at, at + '\u{FFFD}'.len_utf8()),
+                    crate::front::source::Span::new(at, at + '\u{FFFD}'.len_utf8()),
                 )
                 .with_label("here")
                 .with_note("GDL files are text in UTF-8 (or ASCII)"),

@@ -1,7 +1,7 @@
 //! The surface syntax tree: what was written, with spans, before any
 //! desugaring. Both readers (KIF and infix) produce it.
 
-use crate::source::Span;
+use crate::front::source::Span;
 
 /// A name as written: a constant, function, relation or variable name.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]

@@ -4,9 +4,9 @@
 use gdl_runtime::{Game, Goal, Move};
 
 use super::Interpreter;
-use crate::ir::{Atom, Literal, Program, Rule, Term};
-use crate::source::Span;
-use crate::symbols::Sym;
+use crate::front::ir::{Atom, Literal, Program, Rule, Term};
+use crate::front::source::Span;
+use crate::front::symbols::Sym;
 
 #[derive(Debug)]
 enum S {
@@ -98,7 +98,7 @@ impl Builder {
 /// A program from KIF text (test helper; panics on malformed input).
 pub(crate) fn program(text: &str) -> Program {
     let mut b = Builder {
-        p: Program::new(crate::symbols::Symbols::new()),
+        p: Program::new(crate::front::symbols::Symbols::new()),
         vars: Vec::new(),
     };
     for s in sexprs(text) {

@@ -3,7 +3,7 @@
 use gdl_runtime::text::{tokens, Token};
 use gdl_runtime::ParseError;
 
-use crate::symbols::{Sym, Symbols};
+use crate::front::symbols::{Sym, Symbols};
 
 /// A ground term read from text, its names resolved to the game's symbols.
 #[derive(Clone, Debug)]

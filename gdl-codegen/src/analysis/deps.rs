@@ -1,7 +1,7 @@
 //! The dependency graph of a program's relations and its strongly connected
 //! components, shared by the checker and the reasoners.
 
-use crate::ir::{Literal, PredId, Program};
+use crate::front::ir::{Literal, PredId, Program};
 
 /// One dependency: a rule whose head is `from` mentions `to` in its body.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

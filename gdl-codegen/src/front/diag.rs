@@ -9,7 +9,7 @@ use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 use serde::Serialize;
 
-use crate::source::{SourceFile, Span};
+use crate::front::source::{SourceFile, Span};
 
 /// How serious a diagnostic is.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize)]

@@ -5,8 +5,8 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use clap::Args;
+use gdl_codegen::backend::ground::EmitOptions;
 use gdl_codegen::codegen::{self, CodegenError, CodegenOptions};
-use gdl_codegen::emit::EmitOptions;
 use gdl_codegen::ground::Budget;
 
 use crate::{status, ReadArgs};

@@ -8,8 +8,8 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use gdl_codegen::frontend::{self, Frontend, Options};
-use gdl_codegen::syntax::{print, Syntax};
+use gdl_codegen::front::syntax::{print, Syntax};
+use gdl_codegen::front::{self, Frontend, Options};
 
 mod commands;
 mod emit_cmd;
@@ -142,7 +142,7 @@ pub fn load(path: &str, read: &ReadArgs) -> Result<Frontend, u8> {
         eprintln!("error: cannot read {path}: {e}");
         status::USAGE
     })?;
-    Ok(frontend::run_bytes(path, &bytes, &read.options()))
+    Ok(front::run_bytes(path, &bytes, &read.options()))
 }
 
 /// Loads a game for a command that runs it: prints diagnostics, and fails

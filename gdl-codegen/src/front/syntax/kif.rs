@@ -12,8 +12,8 @@
 //! recognised in any case.
 
 use super::ast::{Description, Ident, Literal, Rule, Sentence, Term};
-use crate::diag::{codes, Diagnostic, Diagnostics};
-use crate::source::Span;
+use crate::front::diag::{codes, Diagnostic, Diagnostics};
+use crate::front::source::Span;
 
 /// Deepest nesting of parentheses the reader accepts. Real rulesheets stay
 /// below 20; the limit only guards against pathological input.

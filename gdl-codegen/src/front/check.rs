@@ -7,11 +7,11 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::deps::{tarjan_adj, DepGraph};
-use crate::diag::{codes, Diagnostic, Diagnostics};
-use crate::ir::{Atom, Keyword, Literal, PredId, Program, Rule, Term};
-use crate::source::Span;
-use crate::symbols::Sym;
+use crate::analysis::deps::{tarjan_adj, DepGraph};
+use crate::front::diag::{codes, Diagnostic, Diagnostics};
+use crate::front::ir::{Atom, Keyword, Literal, PredId, Program, Rule, Term};
+use crate::front::source::Span;
+use crate::front::symbols::Sym;
 
 /// Checks `program`, appending problems to `diags`. With `complete` false
 /// (the reader already reported errors, so some rules are missing) the checks

@@ -17,7 +17,7 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use crate::symbols::{Sym, Symbols};
+use crate::front::symbols::{Sym, Symbols};
 
 /// Marks the id of a term interned in a query's private overlay.
 pub(crate) const LOCAL: u32 = 1 << 31;

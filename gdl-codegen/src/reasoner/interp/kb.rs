@@ -4,8 +4,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ir::{Keyword, Literal, Program, Term};
-use crate::symbols::Sym;
+use crate::front::ir::{Keyword, Literal, Program, Term};
+use crate::front::symbols::Sym;
 
 use super::terms::{tuple_hash, TermStore, TupleSet};
 
@@ -216,7 +216,7 @@ impl Kb {
         let arity: Vec<usize> = program.preds.iter().map(|p| p.arity).collect();
         let kind: Vec<Kind> = (0..n)
             .map(
-                |p| match program.pred_keyword(crate::ir::PredId(p as u32)) {
+                |p| match program.pred_keyword(crate::front::ir::PredId(p as u32)) {
                     Some(Keyword::True) => Kind::True,
                     Some(Keyword::Does) => Kind::Does,
                     _ => Kind::Rules,

@@ -6,8 +6,8 @@ use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use gdl_runtime::{Game, Goal, Move, ParseError, Role};
 use rustc_hash::FxHashMap;
 
-use crate::ir::{Keyword, Program};
-use crate::symbols::Symbols;
+use crate::front::ir::{Keyword, Program};
+use crate::front::symbols::Symbols;
 
 use super::kb::{Kb, Kind};
 use super::prove::{state_key, Ctx, Pending, StaticCache, STACK_BUDGET};

@@ -1,0 +1,3 @@
+//! Code generators: Rust from a compiled game.
+
+pub mod ground;

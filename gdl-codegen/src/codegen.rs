@@ -102,5 +102,5 @@ pub fn generate_file(path: &Path, options: &CodegenOptions) -> Result<Generated,
 /// `TicTacToe`.
 pub fn type_name_for(path: &Path) -> String {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
-    emit::names::type_name(stem)
+    crate::backend::common::names::type_name(stem)
 }

@@ -17,6 +17,7 @@
 
 pub mod analysis;
 pub mod backend;
+pub mod bitnet;
 pub mod builder;
 pub mod codegen;
 pub mod front;

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::rules::Conj;
+use crate::bitnet::conj::Conj;
 
 /// Literals of an atom's bodies above which it goes into the tables.
 const BIG_ATOM: usize = 16_384;
@@ -41,14 +41,21 @@ pub struct Tables {
 }
 
 impl Tables {
-    /// Empty tables for a ground program with `literals` rule literals.
-    pub fn new(literals: usize) -> Self {
+    /// The default threshold for a ground program with `literals` rule
+    /// literals: literals of an atom's bodies above which it goes into the
+    /// tables.
+    pub fn default_threshold(literals: usize) -> usize {
+        if literals > BIG_GAME {
+            BIG_ATOM_IN_BIG_GAME
+        } else {
+            BIG_ATOM
+        }
+    }
+
+    /// Empty tables taking atoms of more than `threshold` body literals.
+    pub fn new(threshold: usize) -> Self {
         Tables {
-            threshold: if literals > BIG_GAME {
-                BIG_ATOM_IN_BIG_GAME
-            } else {
-                BIG_ATOM
-            },
+            threshold,
             body_start: vec![0],
             literals: Vec::new(),
             stored: HashMap::new(),
@@ -57,12 +64,12 @@ impl Tables {
 
     /// Whether an atom with these bodies belongs in the tables. Bodies of
     /// one positive literal do not count: they are tested together, one
-    /// masked word per word (see [`is_single`]).
+    /// masked word per word (see [`Conj::is_single`]).
     pub fn is_big(&self, conjs: &[Conj]) -> bool {
         conjs.iter().all(|c| c.any.is_empty())
             && conjs
                 .iter()
-                .filter(|c| !is_single(c))
+                .filter(|c| !c.is_single())
                 .map(|c| c.lits.len())
                 .sum::<usize>()
                 > self.threshold
@@ -113,11 +120,6 @@ impl Tables {
         );
         out
     }
-}
-
-/// Whether a body is one positive literal.
-pub fn is_single(c: &Conj) -> bool {
-    c.any.is_empty() && matches!(c.lits.as_slice(), [(_, false)])
 }
 
 /// Prints `static NAME: [u32; N] = [..];` with a doc comment, 16 numbers a

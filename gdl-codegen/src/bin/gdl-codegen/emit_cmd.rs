@@ -64,6 +64,7 @@ impl BudgetArgs {
                 source_name: game.to_owned(),
                 case_sensitive: false,
                 max_literals: self.max_compile_literals,
+                rule_table_threshold: None,
             },
         }
     }

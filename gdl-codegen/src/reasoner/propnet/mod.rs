@@ -2,9 +2,11 @@
 //! ([`crate::ground::GroundProgram`]) that implements [`Game`], the kind of
 //! engine the fastest GGP players use.
 //!
-//! The net is a flat instruction stream over a bit vector of atom values
-//! (see `code.rs`: word-mask tests, merged `does` rules as move-set lookups,
-//! frame rules as word-parallel keep tables, guards skipping groups of
+//! The net is a flat instruction stream over a bit vector of atom values,
+//! translated from the same bitnet ([`crate::bitnet`]) the compiled back end
+//! prints (see `code.rs`: word-mask tests, move sets as bits set from
+//! per-move tables, frame rules as word-parallel keep tables, bodies
+//! dispatched on the move made, guards and demand tests skipping groups of
 //! atoms). A query evaluates, in topological order, only the atoms its
 //! outputs depend on:
 //! - *state plan*: the cone of `legal` and `terminal` (no `does` needed);
@@ -114,8 +116,7 @@ impl Propnet {
     /// Builds the reasoner of a ground program.
     pub fn new(gp: &GroundProgram) -> Self {
         let code = Code::new(gp);
-        let layout = &code.layout;
-        let mut init = PropnetState(vec![0u64; layout.state_words].into());
+        let mut init = PropnetState(vec![0u64; code.layout.state_words].into());
         for &f in &gp.init {
             init.set(f as usize);
         }
@@ -149,15 +150,15 @@ impl Propnet {
                     ms.iter()
                         .enumerate()
                         .filter(|(_, &o)| o != Output::False)
-                        .map(|(m, &o)| (m as u32, layout.output(o)))
+                        .map(|(m, &o)| (m as u32, code.output(o)))
                         .collect()
                 })
                 .collect(),
-            terminal: layout.output(gp.terminal),
+            terminal: code.output(gp.terminal),
             goal: gp
                 .goal
                 .iter()
-                .map(|gs| gs.iter().map(|&(v, o)| (v, layout.output(o))).collect())
+                .map(|gs| gs.iter().map(|&(v, o)| (v, code.output(o))).collect())
                 .collect(),
             code,
         }
@@ -175,7 +176,7 @@ impl Propnet {
         if s.owner != self.uid || s.vals[..sw] != state[..] {
             s.owner = self.uid;
             s.flags = 0;
-            let n = self.code.layout.total_words();
+            let n = self.code.words;
             if s.vals.len() != n {
                 s.vals.clear();
                 s.vals.resize(n, 0);
@@ -187,11 +188,11 @@ impl Propnet {
             s.joint.resize(self.roles.len(), 0);
         }
         if need & (HAVE_STATE | HAVE_GOAL) != 0 && s.flags & HAVE_STATE == 0 {
-            code::run(&self.code, &self.code.state, &mut s.vals, &s.joint);
+            code::run(&self.code, &self.code.state, &mut s.vals);
             s.flags |= HAVE_STATE;
         }
         if need & HAVE_GOAL != 0 && s.flags & HAVE_GOAL == 0 {
-            code::run(&self.code, &self.code.goal, &mut s.vals, &s.joint);
+            code::run(&self.code, &self.code.goal, &mut s.vals);
             s.flags |= HAVE_GOAL;
         }
     }
@@ -269,21 +270,21 @@ impl Game for Propnet {
             let s = &mut *guard;
             self.prepare(s, &state.0, HAVE_STATE);
             let code = &self.code;
-            let mut does = code.layout.state_words * 64;
-            for (r, ms) in self.moves.iter().enumerate() {
+            for (r, &(does, n)) in code.layout.role_moves.iter().enumerate() {
                 // A missing or out-of-range move is no move: the result is
                 // unspecified but memory-safe, as the trait allows.
-                let m = joint
-                    .get(r)
-                    .map_or(ms.len(), |m| (m.0 as usize).min(ms.len()));
-                s.joint[r] = m as u32;
-                if m < ms.len() {
-                    let b = does + m;
+                let m = joint.get(r).map_or(n, |m| m.0.min(n));
+                s.joint[r] = m;
+                if m < n {
+                    let b = (does + m) as usize;
                     s.vals[b >> 6] |= 1 << (b & 63);
                 }
-                does += ms.len();
+                for &b in code.move_bits.row(r, m) {
+                    s.vals[(b >> 6) as usize] |= 1 << (b & 63);
+                }
             }
-            code::run(code, &code.next, &mut s.vals, &s.joint);
+            code::run(code, &code.next, &mut s.vals);
+            code::run_dispatch(code, &mut s.vals, &s.joint);
             let vals = &s.vals;
             // The value vector holds a copy of the state: the next state
             // can be written in place.

@@ -1,7 +1,7 @@
 //! Where each atom of a ground program lives in the generated code's value
 //! vector, and which atoms each query needs.
 //!
-//! The generated code keeps one `[u64; NV]` per query: first the state's
+//! Generated code and the propnet keep one `[u64; NV]` per query: first the state's
 //! fluent words (so a state is copied in with one `copy_from_slice`), then the
 //! words of the joint move's `does` atoms, then the derived atoms, then the
 //! bits of the sets of moves that rule bodies test. An atom is a bit position
@@ -29,7 +29,7 @@ pub struct Layout {
     pub derived_words: usize,
     /// Words of the move-set bits after the derived atoms: bit `k` holds
     /// when the joint move has a move in the `k`th set that rule bodies test
-    /// (set from per-move tables, see `emit::Gen::move_set_tables`).
+    /// (set from per-move tables, see [`super::move_sets`]).
     pub move_set_words: usize,
     /// Per role, the bit position of its first move and its number of moves.
     pub role_moves: Vec<(u32, u32)>,

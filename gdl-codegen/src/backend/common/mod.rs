@@ -1,0 +1,215 @@
+//! What every generated module has, whatever the back end: the role
+//! constants, the string tables of roles, fluents and moves, the text
+//! parsers, and the `Game` methods that only read those tables.
+//!
+//! A state is a `[u64; N]` bit set over the fluents in text order, and a move
+//! an id in the text order of its role's moves, in every back end: matches
+//! replay identically whichever back end compiled them.
+
+pub mod names;
+
+use std::collections::HashSet;
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::ground::GroundProgram;
+
+fn lit_usize(n: usize) -> Literal {
+    Literal::usize_unsuffixed(n)
+}
+
+/// The names and string tables of a generated module.
+pub struct Strings {
+    /// `pub const ROLE_<NAME>: Role = r;` per role.
+    pub role_consts: TokenStream,
+    /// `NUM_FLUENTS`.
+    pub num_fluents: TokenStream,
+    /// `ROLE_NAMES`.
+    pub role_names: TokenStream,
+    /// `FLUENTS` and `FLUENT_KEYS`.
+    pub fluents: TokenStream,
+    /// `MOVES` and `MOVE_KEYS`.
+    pub moves: TokenStream,
+    /// `MOVES_<r>` and `MOVE_KEYS_<r>` per role.
+    pub move_tables: TokenStream,
+    /// `key` and `CASE_SENSITIVE`.
+    pub key_fn: TokenStream,
+}
+
+/// Keys are the texts themselves unless case folding changes some: then a
+/// table of their own.
+fn keys(texts: &[String], case_sensitive: bool) -> Vec<String> {
+    texts
+        .iter()
+        .map(|s| {
+            if case_sensitive {
+                s.to_owned()
+            } else {
+                s.to_ascii_lowercase()
+            }
+        })
+        .collect()
+}
+
+impl Strings {
+    /// The tables of `gp`, with `rt` the path of the runtime crate.
+    pub fn new(gp: &GroundProgram, rt: &syn::Path) -> Self {
+        let nf = lit_usize(gp.fluents.len());
+        let nr = lit_usize(gp.roles.len());
+        let fluents = &gp.fluents;
+        let role_names = &gp.roles;
+        let fluent_keys = keys(fluents, gp.case_sensitive);
+        let fluent_keys_item = if fluent_keys == *fluents {
+            quote!(static FLUENT_KEYS: &[&str; #nf] = &FLUENTS;)
+        } else {
+            quote!(static FLUENT_KEYS: [&str; #nf] = [#(#fluent_keys),*];)
+        };
+        let (move_refs, key_refs, move_tables) = move_items(gp);
+        let case = gp.case_sensitive;
+        Strings {
+            role_consts: role_consts(gp, rt),
+            num_fluents: quote! {
+                #[doc = " Number of reachable fluents."]
+                #[allow(dead_code, reason = "part of the generated API, used or not")]
+                pub const NUM_FLUENTS: usize = #nf;
+            },
+            role_names: quote!(static ROLE_NAMES: [&str; #nr] = [#(#role_names),*];),
+            fluents: quote! {
+                static FLUENTS: [&str; #nf] = [#(#fluents),*];
+                #fluent_keys_item
+            },
+            moves: quote! {
+                static MOVES: [&[&str]; #nr] = [#(#move_refs),*];
+                static MOVE_KEYS: [&[&str]; #nr] = [#(#key_refs),*];
+            },
+            move_tables,
+            key_fn: quote! {
+                /// Case folding of the text parsers (prefix GDL is case-independent).
+                fn key(text: &str) -> ::core::result::Result<::std::string::String, #rt::ParseError> {
+                    #rt::text::canonical(text).map(|t| if CASE_SENSITIVE { t } else { t.to_ascii_lowercase() })
+                }
+
+                const CASE_SENSITIVE: bool = #case;
+            },
+        }
+    }
+}
+
+/// The role constants. `ROLE_NAMES` is a table of the module: no role
+/// constant may take it.
+fn role_consts(gp: &GroundProgram, rt: &syn::Path) -> TokenStream {
+    let mut taken = HashSet::from(["ROLE_NAMES".to_owned()]);
+    let consts = gp.roles.iter().enumerate().map(|(r, name)| {
+        let c = Ident::new(
+            &names::const_name("ROLE", name, &mut taken),
+            Span::call_site(),
+        );
+        let r = lit_usize(r);
+        let doc = format!(" The role `{name}`.");
+        quote! {
+            #[doc = #doc]
+            #[allow(dead_code, reason = "part of the generated API, used or not")]
+            pub const #c: #rt::Role = #r;
+        }
+    });
+    quote!(#(#consts)*)
+}
+
+/// Per role, the reference to its move table and to its key table, and the
+/// tables.
+fn move_items(gp: &GroundProgram) -> (Vec<TokenStream>, Vec<TokenStream>, TokenStream) {
+    let mut move_tables = Vec::new();
+    let mut move_refs = Vec::new();
+    let mut key_refs = Vec::new();
+    for (r, moves) in gp.moves.iter().enumerate() {
+        let n = lit_usize(moves.len());
+        let mt = format_ident!("MOVES_{}", r);
+        let kt = format_ident!("MOVE_KEYS_{}", r);
+        let keys = keys(moves, gp.case_sensitive);
+        let same = keys == *moves;
+        let keys_item = if same {
+            quote!(static #kt: &[&str; #n] = &#mt;)
+        } else {
+            quote!(static #kt: [&str; #n] = [#(#keys),*];)
+        };
+        move_tables.push(quote! {
+            static #mt: [&str; #n] = [#(#moves),*];
+            #keys_item
+        });
+        move_refs.push(quote!(&#mt));
+        key_refs.push(if same { quote!(#kt) } else { quote!(&#kt) });
+    }
+    (move_refs, key_refs, quote!(#(#move_tables)*))
+}
+
+/// The `Game` impl: `specific` holds the methods a back end computes
+/// (`initial_state`, `legal_moves`, `is_terminal`, `goal`, `apply_unchecked`);
+/// the rest read the string tables. `nw` is the state's length in words.
+pub fn game_impl(
+    rt: &syn::Path,
+    game: &Ident,
+    state: &Ident,
+    nw: usize,
+    num_roles: usize,
+    specific: TokenStream,
+) -> TokenStream {
+    let nr = lit_usize(num_roles);
+    let nw = lit_usize(nw);
+    quote! {
+        #[automatically_derived]
+        impl #rt::Game for #game {
+            type State = #state;
+
+            fn num_roles(&self) -> usize {
+                #nr
+            }
+
+            fn role_name(&self, role: #rt::Role) -> &str {
+                ROLE_NAMES.get(role).copied().unwrap_or("")
+            }
+
+            #specific
+
+            fn move_text(&self, role: #rt::Role, mv: #rt::Move) -> ::std::string::String {
+                MOVES
+                    .get(role)
+                    .and_then(|m| m.get(mv.0 as usize))
+                    .map_or_else(::std::string::String::new, |m| (*m).to_owned())
+            }
+
+            fn fluents(&self, state: &#state) -> ::std::vec::Vec<::std::string::String> {
+                FLUENTS
+                    .iter()
+                    .enumerate()
+                    .filter(|(f, _)| (state.0[f >> 6] >> (f & 63)) & 1 != 0)
+                    .map(|(_, t)| (*t).to_owned())
+                    .collect()
+            }
+
+            fn parse_move(&self, role: #rt::Role, text: &str) -> ::core::result::Result<#rt::Move, #rt::ParseError> {
+                let k = key(text)?;
+                let keys = MOVE_KEYS
+                    .get(role)
+                    .ok_or_else(|| #rt::ParseError::new(::std::format!("no role {role}")))?;
+                keys.iter()
+                    .position(|m| *m == k)
+                    .map(|m| #rt::Move(m as u32))
+                    .ok_or_else(|| #rt::ParseError::new(::std::format!("`{text}` is not a move of role {role}")))
+            }
+
+            fn parse_state(&self, text: &str) -> ::core::result::Result<#state, #rt::ParseError> {
+                let mut words = [0u64; #nw];
+                for term in #rt::text::split_terms(text)? {
+                    let k = key(term)?;
+                    let f = FLUENT_KEYS
+                        .iter()
+                        .position(|x| *x == k)
+                        .ok_or_else(|| #rt::ParseError::new(::std::format!("`{term}` is not a fluent of this game")))?;
+                    words[f >> 6] |= 1 << (f & 63);
+                }
+                Ok(#state(words))
+            }
+        }
+    }
+}

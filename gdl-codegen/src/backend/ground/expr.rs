@@ -1,0 +1,192 @@
+//! Rule bodies printed as word-mask tests.
+//!
+//! A conjunction of literals becomes one `&` of tests, a test per word of
+//! the value vector it touches: `v[w] & P == P` for the positive bits,
+//! `v[w] & N == 0` for the negated ones, `v[w] & (P | N) == P` for both.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use crate::bitnet::conj::{by_word, disj_cost, BitLit, Conj};
+
+fn hex(m: u64) -> Literal {
+    // Hexadecimal reads better for masks.
+    format!("{m:#x}")
+        .parse()
+        .unwrap_or_else(|_| Literal::u64_unsuffixed(m))
+}
+
+fn word(w: u32) -> Literal {
+    Literal::usize_unsuffixed(w as usize)
+}
+
+/// The test of one conjunction, as a `bool` expression without branches:
+/// tests are joined with `&`, not `&&`, since in random playouts the
+/// outcomes are unpredictable and mispredicted branches cost more than the
+/// few extra word operations.
+pub fn conj_expr(c: &Conj) -> TokenStream {
+    let pos = by_word(c.lits.iter().filter(|l| !l.1).map(|l| l.0));
+    let neg = by_word(c.lits.iter().filter(|l| l.1).map(|l| l.0));
+    let mut words: Vec<u32> = pos.keys().chain(neg.keys()).copied().collect();
+    words.sort_unstable();
+    words.dedup();
+    let tests: Vec<TokenStream> = words
+        .iter()
+        .map(|w| {
+            let p = pos.get(w).copied().unwrap_or(0);
+            let n = neg.get(w).copied().unwrap_or(0);
+            let wl = word(*w);
+            if n == 0 {
+                let p = hex(p);
+                quote!(v[#wl] & #p == #p)
+            } else if p == 0 {
+                let n = hex(n);
+                quote!(v[#wl] & #n == 0)
+            } else {
+                let both = hex(p | n);
+                let p = hex(p);
+                quote!(v[#wl] & #both == #p)
+            }
+        })
+        .collect();
+    debug_assert!(c.any.is_empty(), "move sets are bits by now");
+    match tests.as_slice() {
+        [] => quote!(true),
+        [one] => one.clone(),
+        // `&` binds tighter than `==`: each comparison needs parentheses.
+        many => quote!(#((#many))&*),
+    }
+}
+
+/// The disjunction of several conjunctions' tests, for one atom.
+///
+/// Alternatives that are one positive literal each are tested together, a
+/// masked word per word they touch: "any of these moves is legal" over a
+/// legal region is then a few dozen word operations, not thousands of tests.
+pub fn disj_expr(conjs: &[Conj]) -> TokenStream {
+    let mut exprs: Vec<TokenStream> = Vec::new();
+    let (singles, others): (Vec<&Conj>, Vec<&Conj>) = conjs.iter().partition(|c| c.is_single());
+    match singles.as_slice() {
+        [] => {}
+        [one] => exprs.push(conj_expr(one)),
+        many => {
+            let terms: Vec<TokenStream> = by_word(many.iter().map(|c| c.lits[0].0))
+                .into_iter()
+                .map(|(w, m)| {
+                    let (wl, m) = (word(w), hex(m));
+                    quote!(v[#wl] & #m)
+                })
+                .collect();
+            exprs.push(balanced_mask_or(&terms));
+        }
+    }
+    exprs.extend(factored(&others));
+    match exprs.as_slice() {
+        [] => quote!(false),
+        _ => balanced_or(&exprs),
+    }
+}
+
+/// Alternatives sharing a literal, tested once for all of them:
+/// `(a ∧ x) ∨ (a ∧ y)` is `a ∧ (x ∨ y)`, and the rests, often one literal
+/// each ("a piece here, and one of its moves open"), become a masked OR.
+fn factored(conjs: &[&Conj]) -> Vec<TokenStream> {
+    let mut freq: BTreeMap<(u32, bool), usize> = BTreeMap::new();
+    for c in conjs.iter().filter(|c| c.any.is_empty()) {
+        for l in &c.lits {
+            *freq.entry(*l).or_default() += 1;
+        }
+    }
+    let mut groups: BTreeMap<(u32, bool), Vec<Conj>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for c in conjs {
+        let key = c
+            .lits
+            .iter()
+            .filter(|l| c.any.is_empty() && freq[l] > 1)
+            .max_by_key(|l| (freq[l], std::cmp::Reverse(**l)));
+        match key {
+            Some(&k) => groups.entry(k).or_default().push(c.without(k)),
+            None => out.push(conj_expr(c)),
+        }
+    }
+    for (key, rests) in groups {
+        let test = lit_test(key);
+        let whole: Vec<Conj> = rests
+            .iter()
+            .map(|r| {
+                let mut c = r.clone();
+                c.lits.push(key);
+                c.lits.sort_unstable();
+                c
+            })
+            .collect();
+        // A rest that is empty makes the key alone enough.
+        if rests.iter().any(|r| r.lits.is_empty() && r.any.is_empty()) {
+            out.push(test);
+        } else if disj_cost(&rests) < disj_cost(&whole) {
+            let inner = disj_expr(&rests);
+            out.push(quote!((#test) & (#inner)));
+        } else {
+            // Literals in the key's word cost nothing more unfactored.
+            out.extend(whole.iter().map(|c| conj_expr(c)));
+        }
+    }
+    out
+}
+
+/// `(m_1 | m_2 | ..) != 0` over masked words, nested like [`balanced_or`]
+/// when long.
+fn balanced_mask_or(terms: &[TokenStream]) -> TokenStream {
+    if terms.len() <= FLAT_OR {
+        return quote!((#(#terms)|*) != 0);
+    }
+    let group = terms.len().div_ceil(FLAT_OR);
+    let groups: Vec<TokenStream> = terms.chunks(group).map(balanced_mask_or).collect();
+    quote!(#((#groups))|*)
+}
+
+/// Alternatives in one flat `a | b | ...` chain at most; longer
+/// disjunctions become a tree of parenthesized groups of this many, so that
+/// nesting grows with the logarithm of their length: a chain of 250 000
+/// alternatives (a goal of pacman2p) overflows the stack of the parser and
+/// the pretty-printer.
+const FLAT_OR: usize = 16;
+
+fn balanced_or(exprs: &[TokenStream]) -> TokenStream {
+    match exprs {
+        [one] => one.clone(),
+        // `|` binds tighter than `==`: parenthesize each alternative.
+        many if many.len() <= FLAT_OR => quote!(#((#many))|*),
+        many => {
+            let group = many.len().div_ceil(FLAT_OR);
+            let groups: Vec<TokenStream> = many.chunks(group).map(balanced_or).collect();
+            quote!(#((#groups))|*)
+        }
+    }
+}
+
+/// The test "one of the bits at `bits` holds", a masked word per word.
+pub fn any_of(bits: &[u32]) -> TokenStream {
+    let terms: Vec<TokenStream> = by_word(bits.iter().copied())
+        .into_iter()
+        .map(|(w, m)| {
+            let (wl, m) = (word(w), hex(m));
+            quote!(v[#wl] & #m)
+        })
+        .collect();
+    quote!((#(#terms)|*) != 0)
+}
+
+/// The test of one literal.
+pub fn lit_test((pos, negated): BitLit) -> TokenStream {
+    let w = word(pos >> 6);
+    let m = hex(1u64 << (pos & 63));
+    if negated {
+        quote!(v[#w] & #m == 0)
+    } else {
+        quote!(v[#w] & #m != 0)
+    }
+}

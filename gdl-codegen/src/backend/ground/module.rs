@@ -1,0 +1,464 @@
+//! The generated module, assembled: tables, the per-thread evaluation, the
+//! query functions and the `Game` impl.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use super::queries::{hex_lit, lit_u32, lit_usize, Printer, CHUNK_WEIGHT};
+use super::tables::Tables;
+use super::{moves, EmitOptions};
+use crate::backend::common::{self, names};
+use crate::bitnet::layout::{FALSE_BIT, TRUE_BIT};
+use crate::bitnet::Bitnet;
+use crate::ground::GroundProgram;
+
+/// How a query's outputs are read from the value vector into an `out` array.
+struct Gather {
+    /// Copies the output region (a statement reading `v`, writing `out`).
+    copy: TokenStream,
+    /// Functions `fn(v: &Values, out: &mut [u64; N])` patching the rest.
+    patches: Vec<Ident>,
+    /// Length of `out` in words.
+    words: usize,
+}
+
+/// The statement `out[dw] |= bit(src) << ds` of one output patch.
+fn patch_stmt(dst: usize, src: u32) -> TokenStream {
+    let (dw, ds) = (lit_usize(dst / 64), (dst % 64) as u32);
+    if src == TRUE_BIT {
+        let m = hex_lit(1u64 << ds);
+        return quote!(out[#dw] |= #m;);
+    }
+    let (sw, ss) = (lit_usize((src >> 6) as usize), src & 63);
+    let bit = if ss == 0 {
+        quote!(v[#sw] & 1)
+    } else {
+        let ss = lit_u32(ss);
+        quote!((v[#sw] >> #ss) & 1)
+    };
+    if ds == 0 {
+        quote!(out[#dw] |= #bit;)
+    } else {
+        let ds = lit_u32(ds);
+        quote!(out[#dw] |= (#bit) << #ds;)
+    }
+}
+
+impl Printer {
+    /// Emits functions that copy the bits at `sources` (positions in the
+    /// value vector, or the constants) into bits `0..sources.len()` of an
+    /// output array, straight-line and without branches. The region holds
+    /// every output computed by a rule of its own in place: copy its words,
+    /// then patch the outputs that are constants, inputs or atoms placed in
+    /// another region.
+    fn gather_fns(&mut self, prefix: &str, sources: &[u32], region: u32) -> Gather {
+        let out_words = sources.len().div_ceil(64).max(1);
+        let n = lit_usize(out_words);
+        let first = lit_usize((region / 64) as usize);
+        let last = lit_usize((region / 64) as usize + out_words);
+        let patches: Vec<(usize, u32)> = sources
+            .iter()
+            .enumerate()
+            .filter(|&(i, &src)| src != FALSE_BIT && src != region + i as u32)
+            .map(|(i, &src)| (i, src))
+            .collect();
+        let mut names = Vec::new();
+        for (chunk_index, chunk) in patches.chunks(CHUNK_WEIGHT).enumerate() {
+            let stmts = chunk.iter().map(|&(dst, src)| patch_stmt(dst, src));
+            let name = format_ident!("{}_{}", prefix, chunk_index);
+            // Constant patches do not read the value vector.
+            let v = if chunk.iter().all(|&(_, src)| src == TRUE_BIT) {
+                format_ident!("_v")
+            } else {
+                format_ident!("v")
+            };
+            self.fns.push(quote! {
+                #[inline(never)]
+                fn #name(#v: &Values, out: &mut [u64; #n]) {
+                    #(#stmts)*
+                }
+            });
+            names.push(name);
+        }
+        Gather {
+            copy: quote!(out.copy_from_slice(&v[#first..#last]);),
+            patches: names,
+            words: out_words,
+        }
+    }
+
+    /// The arms of `legal_moves`' match on the role.
+    fn legal_arms(&mut self, gp: &GroundProgram, net: &Bitnet) -> Vec<TokenStream> {
+        let layout = &net.layout;
+        let mut arms = Vec::new();
+        for (r, legal) in gp.legal.iter().enumerate() {
+            let legal: Vec<u32> = legal.iter().map(|o| layout.output_pos(*o)).collect();
+            let gather = self.gather_fns(&format!("legal_bits_{r}"), &legal, layout.regions[r]);
+            let (lw, copy, patches) = (lit_usize(gather.words), gather.copy, gather.patches);
+            let rl = lit_usize(r);
+            arms.push(quote! {
+                #rl => {
+                    let mut bits = [0u64; #lw];
+                    {
+                        let out = &mut bits;
+                        #copy
+                    }
+                    #(#patches(v, &mut bits);)*
+                    push_moves(&bits, out);
+                }
+            });
+        }
+        arms
+    }
+}
+
+/// Per role, its goal values and the bits that hold them.
+fn goal_tables(gp: &GroundProgram, net: &Bitnet) -> Vec<TokenStream> {
+    gp.goal
+        .iter()
+        .map(|gs| {
+            let vals = gs.iter().map(|&(v, _)| Literal::u8_unsuffixed(v));
+            let bits = gs.iter().map(|&(_, o)| lit_u32(net.layout.output_pos(o)));
+            quote!(&[#((#vals, #bits)),*])
+        })
+        .collect()
+}
+
+/// The initial state's words.
+fn init_words(gp: &GroundProgram, net: &Bitnet) -> Vec<Literal> {
+    let mut init = vec![0u64; net.layout.state_words];
+    for &f in &gp.init {
+        init[(f / 64) as usize] |= 1 << (f % 64);
+    }
+    init.into_iter().map(hex_lit).collect()
+}
+
+/// The rule tables' loop, when some atom uses them.
+fn table_fn(tables: &Tables) -> TokenStream {
+    if tables.is_empty() {
+        return quote!();
+    }
+    quote! {
+        /// Whether one of the bodies `from..to` of the rule tables
+        /// holds.
+        #[inline(never)]
+        fn any_body(v: &Values, from: usize, to: usize) -> bool {
+            BODY_START[from..=to].windows(2).any(|w| {
+                BODY_LITERALS[w[0] as usize..w[1] as usize].iter().all(|&l| {
+                    let p = (l >> 1) as usize;
+                    ((v[p >> 6] >> (p & 63)) & 1) as u32 != (l & 1)
+                })
+            })
+        }
+    }
+}
+
+/// The query functions' names, in the order a module calls them.
+struct Calls {
+    legal_arms: Vec<TokenStream>,
+    eval: Vec<Ident>,
+    goal: Vec<Ident>,
+    next: Vec<Ident>,
+    dispatch: Vec<TokenStream>,
+    next_copy: TokenStream,
+    next_patches: Vec<Ident>,
+}
+
+/// Prints every function of the module, in order.
+fn print_queries(p: &mut Printer, gp: &GroundProgram, net: &Bitnet) -> Calls {
+    let legal_arms = p.legal_arms(gp, net);
+    let eval = p.schedule_fns("eval", &net.eval);
+    let goal = p.schedule_fns("goal", &net.goal);
+    let next = p.schedule_fns("next", &net.next);
+    let dispatch = p.dispatch_calls(net);
+    let region = net.layout.regions[gp.roles.len()];
+    let gather = p.gather_fns("next_state", &net.next_bits, region);
+    Calls {
+        legal_arms,
+        eval,
+        goal,
+        next,
+        dispatch,
+        next_copy: gather.copy,
+        next_patches: gather.patches,
+    }
+}
+
+/// The module's tokens, and the rule tables as text (empty when unused).
+pub(super) fn tokens(
+    gp: &GroundProgram,
+    net: &Bitnet,
+    opts: &EmitOptions,
+    rt: &syn::Path,
+) -> (TokenStream, String) {
+    let threshold = opts
+        .rule_table_threshold
+        .unwrap_or_else(|| Tables::default_threshold(gp.num_literals()));
+    let mut p = Printer {
+        fns: Vec::new(),
+        tables: Tables::new(threshold),
+    };
+    let calls = print_queries(&mut p, gp, net);
+    let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
+    let state = format_ident!("{}State", game);
+    let strings = common::Strings::new(gp, rt);
+    let items = items(gp, net, opts, &game, &state, &strings);
+    let runtime = runtime_items(net, rt, &state, &strings, &calls.eval);
+    let specific = methods(gp, net, rt, &state, calls);
+    let game_impl = common::game_impl(
+        rt,
+        &game,
+        &state,
+        net.layout.state_words,
+        gp.roles.len(),
+        specific,
+    );
+    let fns = &p.fns;
+    let table_fn = table_fn(&p.tables);
+    let module = quote! {
+        #items
+        #runtime
+        #(#fns)*
+
+        #table_fn
+
+        #game_impl
+    };
+    let table_items = if p.tables.is_empty() {
+        String::new()
+    } else {
+        p.tables.items()
+    };
+    (module, table_items)
+}
+
+/// The types and tables of the module, up to the per-thread evaluation.
+fn items(
+    gp: &GroundProgram,
+    net: &Bitnet,
+    opts: &EmitOptions,
+    game: &Ident,
+    state: &Ident,
+    strings: &common::Strings,
+) -> TokenStream {
+    let layout = &net.layout;
+    let nw = lit_usize(layout.state_words);
+    let nv = lit_usize(layout.total_words());
+    let nr = lit_usize(gp.roles.len());
+    let init = init_words(gp, net);
+    let goal_tables = goal_tables(gp, net);
+    let terminal_bit = lit_u32(layout.output_pos(gp.terminal));
+    let moves_count = gp.moves.iter().map(|m| lit_u32(m.len() as u32));
+    let does_base = layout.role_moves.iter().map(|&(start, _)| lit_u32(start));
+    let (frame_items, _) = moves::frame_items(net);
+    let (move_set_items, _) = moves::move_set_items(net);
+    let game_doc = format!(
+        " The game of `{}`, compiled by gdl-codegen.",
+        opts.source_name
+    );
+    let state_doc = format!(" A state of [`{game}`]: one bit per reachable fluent.");
+    let common::Strings {
+        role_consts,
+        num_fluents,
+        role_names,
+        fluents,
+        moves,
+        move_tables,
+        ..
+    } = strings;
+    quote! {
+        #role_consts
+
+        #num_fluents
+
+        #[doc = #game_doc]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct #game;
+
+        #[doc = #state_doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct #state(pub [u64; #nw]);
+
+        /// The value vector of one query: state words, `does` words, derived atoms.
+        type Values = [u64; #nv];
+
+        #role_names
+        #fluents
+        static INIT: [u64; #nw] = [#(#init),*];
+        static GOALS: [&[(u8, u32)]; #nr] = [#(#goal_tables),*];
+        #moves
+        static NUM_MOVES: [u32; #nr] = [#(#moves_count),*];
+        static DOES_BASE: [u32; #nr] = [#(#does_base),*];
+        const TERMINAL: u32 = #terminal_bit;
+        #(#frame_items)*
+        #(#move_set_items)*
+        #move_tables
+    }
+}
+
+/// The helpers of the queries: bit tests, move lists, the per-thread
+/// evaluation, the text key.
+fn runtime_items(
+    net: &Bitnet,
+    rt: &syn::Path,
+    state: &Ident,
+    strings: &common::Strings,
+    eval_calls: &[Ident],
+) -> TokenStream {
+    let nw = lit_usize(net.layout.state_words);
+    let nv = lit_usize(net.layout.total_words());
+    let false_bit = lit_u32(FALSE_BIT);
+    let true_bit = lit_u32(TRUE_BIT);
+    let key_fn = &strings.key_fn;
+    quote! {
+        /// Whether bit `bit` of the value vector holds (with the constants).
+        #[inline(always)]
+        fn test(v: &Values, bit: u32) -> bool {
+            match bit {
+                #false_bit => false,
+                #true_bit => true,
+                _ => v.get((bit >> 6) as usize).is_some_and(|w| (w >> (bit & 63)) & 1 != 0),
+            }
+        }
+
+        /// Appends the moves whose bits are set, in id order (the text order).
+        #[inline(always)]
+        fn push_moves(bits: &[u64], out: &mut ::std::vec::Vec<#rt::Move>) {
+            for (i, &word) in bits.iter().enumerate() {
+                let mut w = word;
+                while w != 0 {
+                    out.push(#rt::Move(i as u32 * 64 + w.trailing_zeros()));
+                    w &= w - 1;
+                }
+            }
+        }
+
+        /// The last state evaluated on this thread, with its value vector.
+        struct EvalCache {
+            state: ::core::option::Option<#state>,
+            v: Values,
+        }
+
+        ::std::thread_local! {
+            static EVAL: ::core::cell::RefCell<EvalCache> = const {
+                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
+            };
+            static GOAL_EVAL: ::core::cell::RefCell<EvalCache> = const {
+                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
+            };
+        }
+
+        /// Runs `f` on the evaluation of `state` (legal moves, terminal),
+        /// computing it unless it is this thread's last one.
+        #[inline]
+        fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
+            EVAL.with(|cell| {
+                let mut cache = cell.borrow_mut();
+                if cache.state.as_ref() != Some(state) {
+                    let v = &mut cache.v;
+                    v.fill(0);
+                    v[..#nw].copy_from_slice(&state.0);
+                    #(#eval_calls(v);)*
+                    cache.state = Some(*state);
+                }
+                f(&cache.v)
+            })
+        }
+
+        #key_fn
+    }
+}
+
+/// The `Game` methods that evaluate: legal moves and terminal from the
+/// per-thread evaluation, goals from it and their own, `next` from it and
+/// the joint move.
+fn methods(
+    gp: &GroundProgram,
+    net: &Bitnet,
+    rt: &syn::Path,
+    state: &Ident,
+    calls: Calls,
+) -> TokenStream {
+    let nw = lit_usize(net.layout.state_words);
+    // With one role, an empty catch-all arm would be clippy's `single_match`.
+    let other_roles = if gp.roles.len() == 1 {
+        quote!(_ => out.clear(),)
+    } else {
+        quote!(_ => {})
+    };
+    let (_, frame_stmt) = moves::frame_items(net);
+    let (_, move_set_stmts) = moves::move_set_items(net);
+    let Calls {
+        legal_arms,
+        goal: goal_calls,
+        next: next_calls,
+        dispatch: dispatch_calls,
+        next_copy,
+        next_patches,
+        ..
+    } = calls;
+    quote! {
+        fn initial_state(&self) -> #state {
+            #state(INIT)
+        }
+
+        fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
+            out.clear();
+            with_values(state, |v| match role {
+                #(#legal_arms)*
+                #other_roles
+            });
+        }
+
+        fn is_terminal(&self, state: &#state) -> bool {
+            with_values(state, |v| test(v, TERMINAL))
+        }
+
+        fn goal(&self, state: &#state, role: #rt::Role) -> #rt::Goal {
+            let Some(goals) = GOALS.get(role) else {
+                return #rt::Goal::None;
+            };
+            GOAL_EVAL.with(|cell| {
+                let mut cache = cell.borrow_mut();
+                if cache.state.as_ref() != Some(state) {
+                    cache.v = with_values(state, |e| *e);
+                    #(#goal_calls(&mut cache.v);)*
+                    cache.state = Some(*state);
+                }
+                let mut found = None;
+                for &(value, bit) in goals.iter() {
+                    if test(&cache.v, bit) {
+                        if found.is_some() {
+                            return #rt::Goal::Ambiguous;
+                        }
+                        found = Some(value);
+                    }
+                }
+                found.map_or(#rt::Goal::None, #rt::Goal::Value)
+            })
+        }
+
+        fn apply_unchecked(&self, state: &mut #state, joint: &[#rt::Move]) {
+            let mut v = with_values(state, |e| *e);
+            for ((mv, &base), &count) in joint.iter().zip(DOES_BASE.iter()).zip(NUM_MOVES.iter()) {
+                // An out-of-range move sets no bit: the result is
+                // unspecified but memory-safe, as the trait allows.
+                if mv.0 < count {
+                    let bit = base + mv.0;
+                    v[(bit >> 6) as usize] |= 1 << (bit & 63);
+                }
+            }
+            #(#move_set_stmts)*
+            #(#next_calls(&mut v);)*
+            #(#dispatch_calls)*
+            let mut next = [0u64; #nw];
+            {
+                let out = &mut next;
+                #next_copy
+            }
+            #(#next_patches(&v, &mut next);)*
+            #frame_stmt
+            state.0 = next;
+        }
+    }
+}

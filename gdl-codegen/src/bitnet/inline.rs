@@ -1,0 +1,93 @@
+//! Inlining: an atom defined by one conjunction of literals (no move set) is
+//! replaced, where it is read positively, by those literals (at most
+//! [`MAX_INLINE`] of them, or any number if it is read once), and where it is
+//! read negatively, if it is a single literal, by that literal negated.
+//!
+//! The literals then join the reader's word-mask tests and its guard, and
+//! the atom itself is only computed if something still reads it.
+
+use super::conj::Conj;
+use super::{Atoms, Bodies};
+use crate::ground::GroundProgram;
+
+/// Most literals of a conjunction inlined into its readers.
+pub const MAX_INLINE: usize = 4;
+
+/// Inlines small conjunctions into their readers, component by component in
+/// topological order, so that a reader sees its inputs already inlined.
+pub fn inline_conjunctions(gp: &GroundProgram, atoms: &Atoms, bodies: &mut Bodies) {
+    let ni = gp.num_inputs;
+    let reads = read_counts(gp, atoms, bodies);
+    for comp in &gp.components {
+        if comp.cyclic {
+            continue;
+        }
+        for a in comp.start..comp.end {
+            let conjs = std::mem::take(&mut bodies[(a - ni) as usize]);
+            let conjs = conjs
+                .into_iter()
+                .filter_map(|c| inline_conj(c, atoms, bodies, &reads))
+                .collect();
+            bodies[(a - ni) as usize] = conjs;
+        }
+    }
+}
+
+/// Per derived atom, how many bodies read it.
+fn read_counts(gp: &GroundProgram, atoms: &Atoms, bodies: &Bodies) -> Vec<u32> {
+    let ni = gp.num_inputs;
+    let mut reads = vec![0u32; gp.num_derived() as usize];
+    for c in bodies.iter().flatten() {
+        for (p, _) in &c.lits {
+            if let Some(&b) = atoms.at_pos.get(p) {
+                reads[(b - ni) as usize] += 1;
+            }
+        }
+    }
+    reads
+}
+
+/// One conjunction with its inlinable literals replaced; `None` when it can
+/// never hold.
+fn inline_conj(c: Conj, atoms: &Atoms, bodies: &Bodies, reads: &[u32]) -> Option<Conj> {
+    let ni = atoms.inputs;
+    let mut lits = Vec::with_capacity(c.lits.len());
+    for (p, neg) in c.lits {
+        let Some(&b) = atoms.at_pos.get(&p) else {
+            lits.push((p, neg));
+            continue;
+        };
+        // An output is computed anyway: reading it is cheaper than repeating
+        // its rule.
+        if atoms.is_cyclic(b) || atoms.outputs.contains(&b) {
+            lits.push((p, neg));
+            continue;
+        }
+        match (bodies[(b - ni) as usize].as_slice(), neg) {
+            // Never true: a positive read fails, a negative one holds.
+            ([], false) => return None,
+            ([], true) => {}
+            // Read once, it moves whole into its reader: nothing is computed
+            // twice, and the reader's guards see its literals.
+            ([one], false)
+                if one.any.is_empty()
+                    && (one.lits.len() <= MAX_INLINE || reads[(b - ni) as usize] == 1) =>
+            {
+                lits.extend(one.lits.iter().copied());
+            }
+            ([one], true) if one.any.is_empty() && one.lits.len() == 1 => {
+                let (q, n) = one.lits[0];
+                lits.push((q, !n));
+            }
+            ([one], true) if one.any.is_empty() && one.lits.is_empty() => return None,
+            _ => lits.push((p, neg)),
+        }
+    }
+    lits.sort_unstable();
+    lits.dedup();
+    if lits.windows(2).any(|w| w[0].0 == w[1].0) {
+        // Both `q` and `not q`.
+        return None;
+    }
+    Some(Conj { lits, any: c.any })
+}

@@ -1,0 +1,370 @@
+//! The schedule of each query: which atoms it computes, in which order, and
+//! under which shared tests.
+//!
+//! A query computes the cone of its outputs, component by component in
+//! level order (a valid topological order: a unit only reads units of lower
+//! levels). Atoms are computed only when they can matter: units needed only
+//! when one of a few bits holds (their demand) sit under one test of those
+//! bits, and units whose bodies share a literal sit under one test of it
+//! (the side to move, then the piece on a move's square). Every derived atom
+//! starts false, so an atom that a failed test skips needs no write.
+
+use std::cmp::Reverse;
+use std::collections::HashMap;
+
+use super::conj::{common_literals, disj_cost, words_of, BitLit, Conj};
+use super::layout::Layout;
+use super::{Atoms, Bodies};
+use crate::ground::{AtomId, GroundProgram, Output};
+
+/// The analyses a schedule is made from.
+pub struct Net<'a> {
+    /// The ground program.
+    pub gp: &'a GroundProgram,
+    /// The value layout.
+    pub layout: &'a Layout,
+    /// Facts about the atoms.
+    pub atoms: &'a Atoms,
+    /// The final bodies.
+    pub bodies: &'a Bodies,
+    /// The demand of each derived atom.
+    pub demand: &'a [Option<Vec<u32>>],
+    /// The level of each derived atom.
+    pub level: &'a [u32],
+}
+
+/// The computation of one query.
+#[derive(Clone, Debug, Default)]
+pub struct Schedule {
+    /// Groups in order.
+    pub groups: Vec<Group>,
+}
+
+/// Units of one level sharing one demand.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// The level of its units.
+    pub level: u32,
+    /// When the group is computed.
+    pub demand: Demand,
+    /// Its units, under shared tests.
+    pub blocks: Vec<Block>,
+}
+
+/// When a group of units is computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Demand {
+    /// Always (no demand known, or its test costs about what it saves).
+    Always,
+    /// Never: nothing that matters reads the units.
+    Never,
+    /// When one of these bits holds.
+    When(Vec<u32>),
+}
+
+/// Units, or units under a test.
+#[derive(Clone, Debug)]
+pub enum Block {
+    /// A unit computed unconditionally.
+    Unit(Unit),
+    /// Blocks computed only when a literal holds.
+    Guarded {
+        /// The literal tested.
+        guard: BitLit,
+        /// What the test guards.
+        body: Vec<Block>,
+    },
+}
+
+/// A component to compute.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    /// Its atoms: bit position and bodies (as the bitnet has them).
+    pub atoms: Vec<(u32, Vec<Conj>)>,
+    /// Whether the component is cyclic: iterated to its least fixpoint.
+    pub cyclic: bool,
+    /// Literals enclosing tests have checked: left out of the bodies.
+    pub tested: Vec<BitLit>,
+    level: u32,
+    demand: Option<Vec<u32>>,
+    guard: Option<BitLit>,
+    guard2: Option<BitLit>,
+}
+
+impl Unit {
+    /// The atoms with the bodies left to test (enclosing tests left out).
+    pub fn bodies(&self) -> impl Iterator<Item = (u32, Vec<Conj>)> + '_ {
+        self.atoms.iter().map(|(pos, conjs)| {
+            let conjs = conjs
+                .iter()
+                .map(|c| self.tested.iter().fold(c.clone(), |c, &g| c.without(g)))
+                .collect();
+            (*pos, conjs)
+        })
+    }
+}
+
+impl Block {
+    /// The units of the block, in order.
+    pub fn units(&self) -> Vec<&Unit> {
+        match self {
+            Block::Unit(u) => vec![u],
+            Block::Guarded { body, .. } => body.iter().flat_map(Block::units).collect(),
+        }
+    }
+}
+
+/// The schedules of the three queries: `eval` (legal and terminal), `goal`
+/// and `next`, the last two less what `eval` computes (they start from its
+/// values). `next` also computes the atoms that dispatched bodies read.
+pub fn queries(net: &Net, dispatch_reads: &[Output]) -> (Schedule, Schedule, Schedule) {
+    let gp = net.gp;
+    let eval_need = cone(net, gp.legal.iter().flatten().copied().chain([gp.terminal]));
+    let goal_need = not_in(
+        cone(net, gp.goal.iter().flatten().map(|&(_, o)| o)),
+        &eval_need,
+    );
+    let next_need = not_in(
+        cone(
+            net,
+            gp.next
+                .iter()
+                .copied()
+                .chain(dispatch_reads.iter().copied()),
+        ),
+        &eval_need,
+    );
+    (
+        schedule(net, &eval_need),
+        schedule(net, &goal_need),
+        schedule(net, &next_need),
+    )
+}
+
+/// The atoms of `need` that `done` does not hold.
+fn not_in(need: Vec<bool>, done: &[bool]) -> Vec<bool> {
+    need.into_iter().zip(done).map(|(n, &d)| n && !d).collect()
+}
+
+/// The derived atoms a set of outputs needs, by derived index.
+pub fn cone(net: &Net, outputs: impl IntoIterator<Item = Output>) -> Vec<bool> {
+    let ni = net.atoms.inputs;
+    let mut need = vec![false; net.bodies.len()];
+    let mut stack: Vec<u32> = outputs
+        .into_iter()
+        .filter_map(|o| match o {
+            Output::Atom(a) if a.0 >= ni => Some(a.0),
+            _ => None,
+        })
+        .collect();
+    while let Some(a) = stack.pop() {
+        let i = (a - ni) as usize;
+        if need[i] {
+            continue;
+        }
+        need[i] = true;
+        for c in &net.bodies[i] {
+            stack.extend(
+                c.lits
+                    .iter()
+                    .filter_map(|(p, _)| net.atoms.at_pos.get(p).copied()),
+            );
+        }
+    }
+    need
+}
+
+/// The schedule computing the derived atoms in `need`.
+fn schedule(net: &Net, need: &[bool]) -> Schedule {
+    let units = units(net, need);
+    // Order: by level, then by demand so that units needed under the same
+    // bits are adjacent, then by guard likewise, then as the ground program
+    // ordered them.
+    let mut order: Vec<usize> = (0..units.len()).collect();
+    order.sort_by(|&i, &j| {
+        let key = |u: &Unit| (u.guard.is_none(), u.guard, u.guard2.is_none(), u.guard2);
+        let (u, w) = (&units[i], &units[j]);
+        (u.level, u.demand.is_none(), &u.demand)
+            .cmp(&(w.level, w.demand.is_none(), &w.demand))
+            .then_with(|| key(u).cmp(&key(w)))
+            .then(i.cmp(&j))
+    });
+    let mut units: Vec<Option<Unit>> = units.into_iter().map(Some).collect();
+    let ordered: Vec<Unit> = order.iter().filter_map(|&k| units[k].take()).collect();
+    let mut groups = Vec::new();
+    let mut rest = ordered.as_slice();
+    while let Some(first) = rest.first() {
+        let n = rest
+            .iter()
+            .take_while(|u| u.level == first.level && u.demand == first.demand)
+            .count();
+        let (group, tail) = rest.split_at(n);
+        groups.push(Group {
+            level: first.level,
+            demand: demand_test(group),
+            blocks: guard_blocks(group),
+        });
+        rest = tail;
+    }
+    Schedule { groups }
+}
+
+/// Whether a group is tested for its demand: the test costs a word
+/// operation per word it reads, so it pays only in front of atoms costing
+/// clearly more.
+fn demand_test(group: &[Unit]) -> Demand {
+    let cost: usize = group
+        .iter()
+        .flat_map(|u| &u.atoms)
+        .map(|(_, c)| disj_cost(c) + 1)
+        .sum();
+    match &group[0].demand {
+        // Read by nothing that matters.
+        Some(bits) if bits.is_empty() => Demand::Never,
+        Some(bits) if cost > 2 * words_of(bits) => Demand::When(bits.clone()),
+        _ => Demand::Always,
+    }
+}
+
+/// Units of one group, those sharing a guard under one test of it, and
+/// within, those sharing a second guard under a test of that.
+fn guard_blocks(units: &[Unit]) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut rest = units;
+    while let Some(first) = rest.first() {
+        let n = match first.guard {
+            Some(_) => rest.iter().take_while(|u| u.guard == first.guard).count(),
+            None => 1,
+        };
+        let (group, tail) = rest.split_at(n);
+        rest = tail;
+        match first.guard {
+            // A guard shared by several atoms: when it fails they are all
+            // false (the vector starts at zero) and none is computed.
+            Some(guard) if group.len() > 1 => blocks.push(Block::Guarded {
+                guard,
+                body: second_guard_blocks(group, guard),
+            }),
+            _ => blocks.extend(group.iter().cloned().map(Block::Unit)),
+        }
+    }
+    blocks
+}
+
+/// Units sharing `guard`, split further by their second guards.
+fn second_guard_blocks(units: &[Unit], guard: BitLit) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut rest = units;
+    while let Some(first) = rest.first() {
+        let n = match first.guard2 {
+            Some(_) => rest.iter().take_while(|u| u.guard2 == first.guard2).count(),
+            None => 1,
+        };
+        let (group, tail) = rest.split_at(n);
+        rest = tail;
+        let tested = |u: &Unit, t: Vec<BitLit>| {
+            Block::Unit(Unit {
+                tested: t,
+                ..u.clone()
+            })
+        };
+        match first.guard2 {
+            Some(g2) if group.len() > 1 => blocks.push(Block::Guarded {
+                guard: g2,
+                body: group.iter().map(|u| tested(u, vec![guard, g2])).collect(),
+            }),
+            _ => blocks.extend(group.iter().map(|u| tested(u, vec![guard]))),
+        }
+    }
+    blocks
+}
+
+/// The demand of a component: the union of its atoms' (`None` if any is).
+fn component_demand(demand: &[Option<Vec<u32>>], atoms: std::ops::Range<u32>) -> Option<Vec<u32>> {
+    let mut all = Vec::new();
+    for a in atoms {
+        all.extend(demand.get(a as usize)?.as_ref()?.iter().copied());
+    }
+    all.sort_unstable();
+    all.dedup();
+    Some(all)
+}
+
+/// The components needed by a query, with their levels and guards.
+fn units(net: &Net, need: &[bool]) -> Vec<Unit> {
+    let ni = net.atoms.inputs;
+    let mut units = Vec::new();
+    for comp in &net.gp.components {
+        let atoms = comp.start..comp.end;
+        if !atoms.clone().any(|a| need[(a - ni) as usize]) {
+            continue;
+        }
+        let atoms: Vec<(u32, Vec<Conj>)> = atoms
+            .map(|a| {
+                (
+                    net.layout.pos(AtomId(a)),
+                    net.bodies[(a - ni) as usize].clone(),
+                )
+            })
+            .filter(|(_, conjs)| !conjs.is_empty())
+            .collect();
+        if atoms.is_empty() {
+            continue;
+        }
+        let guards = if comp.cyclic || atoms.len() != 1 {
+            Vec::new()
+        } else {
+            common_literals(&atoms[0].1)
+        };
+        units.push((
+            Unit {
+                level: net.level[(comp.start - ni) as usize],
+                // A component is needed when any of its atoms is.
+                demand: component_demand(net.demand, comp.start - ni..comp.end - ni),
+                guard: None,
+                guard2: None,
+                atoms,
+                cyclic: comp.cyclic,
+                tested: Vec::new(),
+            },
+            guards,
+        ));
+    }
+    choose_guards(net.layout, units)
+}
+
+/// Each unit is guarded by its shared literal that most units share, so
+/// that one test skips as many atoms as possible (in turn-taking games:
+/// `(true (control ..))`). A second guard splits a large guarded group
+/// further (in chess: the piece on a move's source square under the side to
+/// move). It should fail often: a fluent that must hold (a piece on a
+/// square) rather than one that must not (no own piece on the target),
+/// which holds in most states and skips nothing.
+fn choose_guards(layout: &Layout, units: Vec<(Unit, Vec<BitLit>)>) -> Vec<Unit> {
+    let mut freq: HashMap<BitLit, usize> = HashMap::new();
+    for (_, guards) in &units {
+        for g in guards {
+            *freq.entry(*g).or_default() += 1;
+        }
+    }
+    let class = |g: &BitLit| match *g {
+        (p, false) if p < layout.fluents => 2,
+        (_, false) => 1,
+        _ => 0,
+    };
+    units
+        .into_iter()
+        .map(|(mut u, guards)| {
+            u.guard = guards
+                .iter()
+                .copied()
+                .max_by_key(|g| (freq[g], Reverse(*g)));
+            u.guard2 = guards
+                .iter()
+                .copied()
+                .filter(|g| Some(*g) != u.guard && freq[g] > 1)
+                .max_by_key(|g| (class(g), freq[g], Reverse(*g)));
+            u
+        })
+        .collect()
+}

@@ -46,3 +46,55 @@ fn test_case_5a() {
         "TestCase5a"
     ));
 }
+
+/// The bitnet summary and the generated module of a fixture of
+/// `tests/fixtures/`, with the rule tables taking atoms of more than
+/// `table_threshold` body literals (`None`: the default).
+fn fixture(name: &str, table_threshold: Option<usize>) -> (String, String) {
+    let path = format!("gdl-codegen/tests/fixtures/{name}.kif");
+    let full = format!("{}/tests/fixtures/{name}.kif", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
+    let fe = gdl_codegen::front::run_bytes(&path, &bytes, &Default::default());
+    assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
+    let gp = gdl_codegen::ground::ground(&fe.program, &Default::default()).expect("grounds");
+    let net = gdl_codegen::bitnet::build(&gp, &gdl_codegen::bitnet::Params::COMPILED);
+    let options = CodegenOptions {
+        emit: EmitOptions {
+            type_name: "Fixture".to_owned(),
+            rule_table_threshold: table_threshold,
+            ..EmitOptions::default()
+        },
+        ..CodegenOptions::default()
+    };
+    let code = codegen::generate(&path, &bytes, &options)
+        .unwrap_or_else(|e| panic!("{}", e.render(false)))
+        .code;
+    (net.summary(), code)
+}
+
+/// Frame rules as keep tables, one-move bodies dispatched, legal moves
+/// under the side to move.
+#[test]
+fn fixture_marks() {
+    let (summary, code) = fixture("marks", None);
+    insta::assert_snapshot!("marks_bitnet", summary);
+    insta::assert_snapshot!("marks_code", code);
+}
+
+/// Move sets as bits, a body set by the move tables alone.
+#[test]
+fn fixture_moves() {
+    let (summary, code) = fixture("moves", None);
+    insta::assert_snapshot!("moves_bitnet", summary);
+    insta::assert_snapshot!("moves_code", code);
+}
+
+/// Inlining, substitution under a guard, demand tests; with the rule-table
+/// threshold at one literal, atoms of several bodies go to the rule tables.
+#[test]
+fn fixture_demand_with_rule_tables() {
+    let (summary, code) = fixture("demand", Some(1));
+    insta::assert_snapshot!("demand_bitnet", summary);
+    assert!(code.contains("static BODY_LITERALS"), "the rule-table path");
+    insta::assert_snapshot!("demand_code_tables", code);
+}

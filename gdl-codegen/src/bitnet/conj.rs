@@ -138,3 +138,72 @@ pub fn disj_cost(conjs: &[Conj]) -> usize {
 pub fn words_of(bits: &[u32]) -> usize {
     by_word(bits.iter().copied()).len()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitnet::testing::{atom, ground, TINY};
+    use crate::ground::AtomId;
+
+    /// `(does x (mark 1))` alone is one move: a plain literal, not a set.
+    #[test]
+    fn a_set_of_one_move_is_a_literal() {
+        let gp = ground(TINY);
+        let layout = Layout::new(&gp);
+        let a = atom(&gp, "(next (cell 1 x))");
+        let conjs = merge(gp.rules_of(AtomId(a)), &layout);
+        let mark1 = layout.pos(gp.does_atom(0, 0));
+        assert!(conjs.contains(&Conj {
+            lits: vec![(mark1, false)],
+            any: Vec::new(),
+        }));
+        assert!(conjs.iter().all(|c| c.any.len() != 1));
+    }
+
+    /// The frame rules of a cell, one per move marking another cell, are one
+    /// body with a set of four moves.
+    #[test]
+    fn bodies_differing_only_in_the_move_merge() {
+        let gp = ground(TINY);
+        let layout = Layout::new(&gp);
+        let a = atom(&gp, "(next (cell 1 x))");
+        let conjs = merge(gp.rules_of(AtomId(a)), &layout);
+        assert_eq!(conjs.len(), 2, "{conjs:?}");
+        let frame = conjs.iter().find(|c| !c.any.is_empty()).expect("a frame body");
+        assert_eq!(frame.lits, vec![(2, false)], "(true (cell 1 x)) is fluent 2");
+        let moves: Vec<u32> = [(0, 1), (0, 2), (1, 1), (1, 2)]
+            .iter()
+            .map(|&(r, m)| layout.pos(gp.does_atom(r, m)))
+            .collect();
+        assert_eq!(frame.any, moves);
+    }
+
+    /// Each role makes exactly one move: a set with all of a role's moves
+    /// always holds, one missing any does not.
+    #[test]
+    fn a_set_of_every_move_of_a_role_always_holds() {
+        let gp = ground(TINY);
+        let layout = Layout::new(&gp);
+        let all: Vec<u32> = (0..4).map(|m| layout.pos(gp.does_atom(1, m))).collect();
+        assert!(any_always(&all, &layout));
+        assert!(!any_always(&all[1..], &layout));
+        assert!(!any_always(&[], &layout));
+    }
+
+    #[test]
+    fn costs_count_words() {
+        let single = |p| Conj {
+            lits: vec![(p, false)],
+            any: Vec::new(),
+        };
+        // Two single literals in one word cost one masked word.
+        assert_eq!(disj_cost(&[single(1), single(5)]), 1);
+        let two_words = Conj {
+            lits: vec![(1, false), (70, true)],
+            any: Vec::new(),
+        };
+        assert_eq!(disj_cost(&[two_words.clone()]), 2);
+        assert_eq!(words_of(&[1, 2, 64, 200]), 3);
+        assert_eq!(common_literals(&[two_words.clone(), two_words.without((70, true))]), vec![(1, false)]);
+    }
+}

@@ -181,3 +181,20 @@ fn move_demand(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::bitnet::testing::{atom, fluent, net, SMALL};
+    use crate::bitnet::Params;
+
+    /// `x` is read only by a body that needs `(k)`: it is computed only when
+    /// `(k)` holds. Outputs always matter.
+    #[test]
+    fn an_atom_read_under_a_fluent_is_demanded_by_it() {
+        let (gp, net) = net(SMALL, &Params::COMPILED);
+        let x = atom(&gp, "x") - gp.num_inputs;
+        assert_eq!(net.demand[x as usize], Some(vec![fluent(&gp, "(k)")]));
+        let try_ = atom(&gp, "(legal r try)") - gp.num_inputs;
+        assert_eq!(net.demand[try_ as usize], None);
+    }
+}

@@ -111,3 +111,34 @@ pub fn take_dispatched(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::bitnet::testing::{net, pos, TINY};
+    use crate::bitnet::Params;
+
+    /// "x marks cell 1" sets `(next (cell 1 x))` with no test: one arm of x's
+    /// move 0, and the bit stays in the `next` output (not constant false).
+    #[test]
+    fn one_move_bodies_are_dispatched() {
+        let (gp, net) = net(TINY, &Params::COMPILED);
+        let p = pos(&gp, &net, "(next (cell 1 x))");
+        let arm = net.dispatch.arms[0]
+            .iter()
+            .find(|a| a.pos == p)
+            .expect("an arm for (next (cell 1 x))");
+        assert_eq!(arm.mv, 0);
+        assert!(arm.body.lits.is_empty());
+        assert_eq!(net.next_bits[2], p);
+    }
+
+    /// The threshold is a parameter: with none allowed, nothing dispatches.
+    #[test]
+    fn the_threshold_bounds_dispatch() {
+        let params = Params { dispatch_max: 0 };
+        let (_, net) = net(TINY, &params);
+        assert!(net.dispatch.arms.iter().all(Vec::is_empty));
+        let (_, wide) = net(TINY, &Params::PROPNET);
+        assert!(wide.dispatch.arms.iter().any(|a| !a.is_empty()));
+    }
+}

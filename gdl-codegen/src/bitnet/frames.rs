@@ -55,3 +55,37 @@ pub fn take_frames(
     }
     tables
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitnet::testing::{atom, net, TINY};
+    use crate::bitnet::Params;
+
+    /// A cell is kept by every move that marks another cell: the keep rows of
+    /// those moves have its bit, and its `next` atom keeps only the body
+    /// that marks it.
+    #[test]
+    fn frame_bodies_become_keep_tables() {
+        let (gp, net) = net(TINY, &Params::COMPILED);
+        // (cell 1 x) is fluent 2; x's moves are (mark 1), (mark 2), (mark 3), noop.
+        let kept_by = |r: usize| -> Vec<usize> {
+            (0..4).filter(|&m| net.keep[r][m][0] & (1 << 2) != 0).collect()
+        };
+        assert_eq!(kept_by(0), vec![1, 2]);
+        assert_eq!(kept_by(1), vec![1, 2]);
+        let a = atom(&gp, "(next (cell 1 x))");
+        assert!(net.bodies_of(a).iter().all(|c| !c.lits.contains(&(2, false))));
+    }
+
+    /// No frame body: no tables at all.
+    #[test]
+    fn no_frame_rules_no_tables() {
+        let (_, net) = net(
+            "(role r) (init (p)) (<= (legal r a) (true (p))) (<= (next (p)) (does r a))
+             (<= terminal (not (true (p)))) (goal r 100)",
+            &Params::COMPILED,
+        );
+        assert!(net.keep.is_empty());
+    }
+}

@@ -91,3 +91,22 @@ fn inline_conj(c: Conj, atoms: &Atoms, bodies: &Bodies, reads: &[u32]) -> Option
     }
     Some(Conj { lits, any: c.any })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::bitnet::testing::{atom, fluent, net, SMALL};
+    use crate::bitnet::Params;
+
+    /// `both`, one body of two literals, moves into the legal move that
+    /// reads it; `x`, of two bodies, stays an atom.
+    #[test]
+    fn one_body_conjunctions_move_into_their_readers() {
+        let (gp, net) = net(SMALL, &Params::COMPILED);
+        let go = atom(&gp, "(legal r go)");
+        let (a, b) = (fluent(&gp, "(a)"), fluent(&gp, "(b)"));
+        assert_eq!(net.bodies_of(go)[0].lits, vec![(a, false), (b, false)]);
+        let try_ = atom(&gp, "(legal r try)");
+        let x = net.layout.pos(crate::ground::AtomId(atom(&gp, "x")));
+        assert!(net.bodies_of(try_)[0].lits.contains(&(x, false)));
+    }
+}

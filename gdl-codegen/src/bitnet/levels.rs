@@ -50,3 +50,19 @@ pub fn levels(gp: &GroundProgram, atoms: &Atoms, bodies: &Bodies) -> Vec<u32> {
     }
     comp_of.iter().map(|&k| comp_level[k]).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::bitnet::testing::{atom, net, SMALL};
+    use crate::bitnet::Params;
+
+    /// A reader is a level above what it reads.
+    #[test]
+    fn readers_come_after_what_they_read() {
+        let (gp, net) = net(SMALL, &Params::COMPILED);
+        let level = |t: &str| net.level[(atom(&gp, t) - gp.num_inputs) as usize];
+        assert!(level("x") < level("(legal r try)"));
+        assert!(level("(legal r mark)") < level("three"));
+        assert_eq!(level("x"), 0);
+    }
+}

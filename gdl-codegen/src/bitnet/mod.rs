@@ -35,6 +35,8 @@ pub mod move_sets;
 pub mod schedule;
 pub mod substitute;
 mod summary;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use std::collections::{HashMap, HashSet};
 

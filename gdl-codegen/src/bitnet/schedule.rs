@@ -368,3 +368,55 @@ fn choose_guards(layout: &Layout, units: Vec<(Unit, Vec<BitLit>)>) -> Vec<Unit> 
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitnet::testing::{atom, fluent, net, pos, SMALL, TINY};
+    use crate::bitnet::Params;
+
+    fn positions(s: &Schedule) -> Vec<u32> {
+        s.groups
+            .iter()
+            .flat_map(|g| &g.blocks)
+            .flat_map(Block::units)
+            .flat_map(|u| u.atoms.iter().map(|(p, _)| *p))
+            .collect()
+    }
+
+    /// The legal moves of the side to move share its `(control ..)` test:
+    /// one guarded block, bodies without the guard.
+    #[test]
+    fn atoms_sharing_a_literal_sit_under_one_test() {
+        let (gp, net) = net(TINY, &Params::COMPILED);
+        let control_x = fluent(&gp, "(control x)");
+        let guarded: Vec<&Block> = net
+            .eval
+            .groups
+            .iter()
+            .flat_map(|g| &g.blocks)
+            .filter(|b| matches!(b, Block::Guarded { guard, .. } if *guard == (control_x, false)))
+            .collect();
+        assert_eq!(guarded.len(), 1);
+        let units = guarded[0].units();
+        assert_eq!(units.len(), 3);
+        for u in units {
+            for (_, conjs) in u.bodies() {
+                assert!(conjs.iter().all(|c| !c.lits.contains(&(control_x, false))));
+            }
+        }
+    }
+
+    /// Each query computes its cone, less what the evaluation computed.
+    #[test]
+    fn queries_compute_their_cones_once() {
+        let (gp, net) = net(SMALL, &Params::COMPILED);
+        let eval = positions(&net.eval);
+        let goal = positions(&net.goal);
+        assert!(eval.contains(&pos(&gp, &net, "(legal r try)")));
+        assert!(goal.contains(&pos(&gp, &net, "three")));
+        assert!(!eval.contains(&pos(&gp, &net, "three")));
+        assert!(goal.iter().all(|p| !eval.contains(p)));
+        let _ = atom(&gp, "three");
+    }
+}

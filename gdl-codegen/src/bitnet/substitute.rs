@@ -136,3 +136,21 @@ pub fn under_guards(gp: &GroundProgram, layout: &Layout, atoms: &Atoms, bodies: 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::bitnet::testing::{atom, fluent, net, pos, SMALL};
+    use crate::bitnet::Params;
+
+    /// `three` matters only where `(control)` holds (its one reader, a goal,
+    /// tests it), and `(legal r mark)` is `(control) ∧ two`: `three` reads
+    /// the legal move's bit in place of `two`.
+    #[test]
+    fn readers_under_a_guard_read_the_guarded_atom() {
+        let (gp, net) = net(SMALL, &Params::COMPILED);
+        let three = atom(&gp, "three");
+        let mark = pos(&gp, &net, "(legal r mark)");
+        let k = fluent(&gp, "(k)");
+        assert_eq!(net.bodies_of(three)[0].lits, vec![(k, false), (mark, false)]);
+    }
+}

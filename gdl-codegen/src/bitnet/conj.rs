@@ -169,8 +169,15 @@ mod tests {
         let a = atom(&gp, "(next (cell 1 x))");
         let conjs = merge(gp.rules_of(AtomId(a)), &layout);
         assert_eq!(conjs.len(), 2, "{conjs:?}");
-        let frame = conjs.iter().find(|c| !c.any.is_empty()).expect("a frame body");
-        assert_eq!(frame.lits, vec![(2, false)], "(true (cell 1 x)) is fluent 2");
+        let frame = conjs
+            .iter()
+            .find(|c| !c.any.is_empty())
+            .expect("a frame body");
+        assert_eq!(
+            frame.lits,
+            vec![(2, false)],
+            "(true (cell 1 x)) is fluent 2"
+        );
         let moves: Vec<u32> = [(0, 1), (0, 2), (1, 1), (1, 2)]
             .iter()
             .map(|&(r, m)| layout.pos(gp.does_atom(r, m)))
@@ -202,8 +209,11 @@ mod tests {
             lits: vec![(1, false), (70, true)],
             any: Vec::new(),
         };
-        assert_eq!(disj_cost(&[two_words.clone()]), 2);
+        assert_eq!(disj_cost(std::slice::from_ref(&two_words)), 2);
         assert_eq!(words_of(&[1, 2, 64, 200]), 3);
-        assert_eq!(common_literals(&[two_words.clone(), two_words.without((70, true))]), vec![(1, false)]);
+        assert_eq!(
+            common_literals(&[two_words.clone(), two_words.without((70, true))]),
+            vec![(1, false)]
+        );
     }
 }

@@ -136,8 +136,8 @@ mod tests {
     #[test]
     fn the_threshold_bounds_dispatch() {
         let params = Params { dispatch_max: 0 };
-        let (_, net) = net(TINY, &params);
-        assert!(net.dispatch.arms.iter().all(Vec::is_empty));
+        let (_, narrow) = net(TINY, &params);
+        assert!(narrow.dispatch.arms.iter().all(Vec::is_empty));
         let (_, wide) = net(TINY, &Params::PROPNET);
         assert!(wide.dispatch.arms.iter().any(|a| !a.is_empty()));
     }

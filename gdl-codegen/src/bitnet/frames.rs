@@ -58,7 +58,6 @@ pub fn take_frames(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::bitnet::testing::{atom, net, TINY};
     use crate::bitnet::Params;
 
@@ -70,12 +69,17 @@ mod tests {
         let (gp, net) = net(TINY, &Params::COMPILED);
         // (cell 1 x) is fluent 2; x's moves are (mark 1), (mark 2), (mark 3), noop.
         let kept_by = |r: usize| -> Vec<usize> {
-            (0..4).filter(|&m| net.keep[r][m][0] & (1 << 2) != 0).collect()
+            (0..4)
+                .filter(|&m| net.keep[r][m][0] & (1 << 2) != 0)
+                .collect()
         };
         assert_eq!(kept_by(0), vec![1, 2]);
         assert_eq!(kept_by(1), vec![1, 2]);
         let a = atom(&gp, "(next (cell 1 x))");
-        assert!(net.bodies_of(a).iter().all(|c| !c.lits.contains(&(2, false))));
+        assert!(net
+            .bodies_of(a)
+            .iter()
+            .all(|c| !c.lits.contains(&(2, false))));
     }
 
     /// No frame body: no tables at all.

@@ -96,17 +96,30 @@ fn inline_conj(c: Conj, atoms: &Atoms, bodies: &Bodies, reads: &[u32]) -> Option
 mod tests {
     use crate::bitnet::testing::{atom, fluent, net, SMALL};
     use crate::bitnet::Params;
+    use crate::ground::{AtomId, Output};
 
-    /// `both`, one body of two literals, moves into the legal move that
-    /// reads it; `x`, of two bodies, stays an atom.
+    /// `three`, one body of two literals (after substitution: `(k)` and
+    /// the legal move `mark`), moves into the goal that reads it; `x`, of
+    /// two bodies, stays an atom.
     #[test]
     fn one_body_conjunctions_move_into_their_readers() {
         let (gp, net) = net(SMALL, &Params::COMPILED);
-        let go = atom(&gp, "(legal r go)");
-        let (a, b) = (fluent(&gp, "(a)"), fluent(&gp, "(b)"));
-        assert_eq!(net.bodies_of(go)[0].lits, vec![(a, false), (b, false)]);
-        let try_ = atom(&gp, "(legal r try)");
-        let x = net.layout.pos(crate::ground::AtomId(atom(&gp, "x")));
-        assert!(net.bodies_of(try_)[0].lits.contains(&(x, false)));
+        let Output::Atom(won) = gp.goal[0].iter().find(|g| g.0 == 100).unwrap().1 else {
+            panic!("the goal is an atom")
+        };
+        let (control, k) = (fluent(&gp, "(control)"), fluent(&gp, "(k)"));
+        let Output::Atom(mark) = gp.legal[0][1] else {
+            panic!("legal mark is an atom")
+        };
+        let mark = net.layout.pos(mark);
+        assert_eq!(
+            net.bodies_of(won.0)[0].lits,
+            vec![(control, false), (k, false), (mark, false)]
+        );
+        let Output::Atom(try_) = gp.legal[0][2] else {
+            panic!("legal try is an atom")
+        };
+        let x = net.layout.pos(AtomId(atom(&gp, "x")));
+        assert!(net.bodies_of(try_.0)[0].lits.contains(&(x, false)));
     }
 }

@@ -104,7 +104,7 @@ pub fn take_move_sets(layout: &mut Layout, atoms: &Atoms, bodies: &mut Bodies) -
 
 #[cfg(test)]
 mod tests {
-    use crate::bitnet::testing::{atom, net, pos, GO, TINY};
+    use crate::bitnet::testing::{atom, fluent, net, pos, GO, TINY};
     use crate::bitnet::Params;
 
     /// After the pass no body tests a move set: each is a bit set from the
@@ -119,7 +119,12 @@ mod tests {
     fn check_sets(src: &str) {
         let (_, net) = net(src, &Params { dispatch_max: 0 });
         assert!(net.bodies.iter().flatten().all(|c| c.any.is_empty()));
-        assert!(net.dispatch.arms.iter().flatten().all(|a| a.body.any.is_empty()));
+        assert!(net
+            .dispatch
+            .arms
+            .iter()
+            .flatten()
+            .all(|a| a.body.any.is_empty()));
         // Every set bit is listed by the moves of its set, and only by them.
         let base = net.layout.move_set_base();
         for (k, set) in net.move_sets.sets.iter().enumerate() {
@@ -139,14 +144,16 @@ mod tests {
     /// moves" alone is set by the tables directly and tests nothing.
     #[test]
     fn sets_become_bits_and_lone_sets_are_set_directly() {
-        let (gp, net) = net(GO, &Params { dispatch_max: 0 });
+        // Five moves: more than the compiled back end dispatches.
+        let (gp, net) = net(GO, &Params::COMPILED);
         assert_eq!(net.move_sets.sets.len(), 1);
         let bit = net.layout.move_set_base();
         let p = atom(&gp, "(next (p))");
-        assert_eq!(net.bodies_of(p)[0].lits, vec![(gp.fluents.iter().position(|f| f == "(q)").unwrap() as u32, false), (bit, false)]);
+        let q = fluent(&gp, "(q)");
+        assert_eq!(net.bodies_of(p)[0].lits, vec![(q, false), (bit, false)]);
         let s = atom(&gp, "(next (s))");
         assert!(net.bodies_of(s).is_empty());
-        assert_eq!(net.move_sets.direct[&s].len(), 3);
+        assert_eq!(net.move_sets.direct[&s].len(), 5);
         let go1 = 0;
         assert!(net.move_sets.table[0][go1].contains(&pos(&gp, &net, "(next (s))")));
     }

@@ -176,36 +176,24 @@ pub fn cone(net: &Net, outputs: impl IntoIterator<Item = Output>) -> Vec<bool> {
 
 /// The schedule computing the derived atoms in `need`.
 fn schedule(net: &Net, need: &[bool]) -> Schedule {
-    let units = units(net, need);
+    let mut units = units(net, need);
     // Order: by level, then by demand so that units needed under the same
-    // bits are adjacent, then by guard likewise, then as the ground program
-    // ordered them.
-    let mut order: Vec<usize> = (0..units.len()).collect();
-    order.sort_by(|&i, &j| {
+    // bits are adjacent, then by guard likewise, then (the sort is stable)
+    // as the ground program ordered them.
+    units.sort_by(|u, w| {
         let key = |u: &Unit| (u.guard.is_none(), u.guard, u.guard2.is_none(), u.guard2);
-        let (u, w) = (&units[i], &units[j]);
         (u.level, u.demand.is_none(), &u.demand)
             .cmp(&(w.level, w.demand.is_none(), &w.demand))
             .then_with(|| key(u).cmp(&key(w)))
-            .then(i.cmp(&j))
     });
-    let mut units: Vec<Option<Unit>> = units.into_iter().map(Some).collect();
-    let ordered: Vec<Unit> = order.iter().filter_map(|&k| units[k].take()).collect();
-    let mut groups = Vec::new();
-    let mut rest = ordered.as_slice();
-    while let Some(first) = rest.first() {
-        let n = rest
-            .iter()
-            .take_while(|u| u.level == first.level && u.demand == first.demand)
-            .count();
-        let (group, tail) = rest.split_at(n);
-        groups.push(Group {
-            level: first.level,
+    let groups = runs(&units, |u| Some((u.level, u.demand.clone())))
+        .into_iter()
+        .map(|group| Group {
+            level: group[0].level,
             demand: demand_test(group),
             blocks: guard_blocks(group),
-        });
-        rest = tail;
-    }
+        })
+        .collect();
     Schedule { groups }
 }
 
@@ -226,26 +214,39 @@ fn demand_test(group: &[Unit]) -> Demand {
     }
 }
 
+/// Splits `units` into runs of consecutive units with the same key; a unit
+/// without a key is a run of its own.
+fn runs<K: PartialEq>(units: &[Unit], key: impl Fn(&Unit) -> Option<K>) -> Vec<&[Unit]> {
+    let mut out = Vec::new();
+    let mut rest = units;
+    while let Some(first) = rest.first() {
+        let n = match key(first) {
+            Some(k) => rest
+                .iter()
+                .take_while(|u| key(u).as_ref() == Some(&k))
+                .count(),
+            None => 1,
+        };
+        let (run, tail) = rest.split_at(n);
+        out.push(run);
+        rest = tail;
+    }
+    out
+}
+
 /// Units of one group, those sharing a guard under one test of it, and
 /// within, those sharing a second guard under a test of that.
 fn guard_blocks(units: &[Unit]) -> Vec<Block> {
     let mut blocks = Vec::new();
-    let mut rest = units;
-    while let Some(first) = rest.first() {
-        let n = match first.guard {
-            Some(_) => rest.iter().take_while(|u| u.guard == first.guard).count(),
-            None => 1,
-        };
-        let (group, tail) = rest.split_at(n);
-        rest = tail;
-        match first.guard {
+    for run in runs(units, |u| u.guard) {
+        match run[0].guard {
             // A guard shared by several atoms: when it fails they are all
             // false (the vector starts at zero) and none is computed.
-            Some(guard) if group.len() > 1 => blocks.push(Block::Guarded {
+            Some(guard) if run.len() > 1 => blocks.push(Block::Guarded {
                 guard,
-                body: second_guard_blocks(group, guard),
+                body: second_guard_blocks(run, guard),
             }),
-            _ => blocks.extend(group.iter().cloned().map(Block::Unit)),
+            _ => blocks.extend(run.iter().cloned().map(Block::Unit)),
         }
     }
     blocks
@@ -253,27 +254,20 @@ fn guard_blocks(units: &[Unit]) -> Vec<Block> {
 
 /// Units sharing `guard`, split further by their second guards.
 fn second_guard_blocks(units: &[Unit], guard: BitLit) -> Vec<Block> {
+    let tested = |u: &Unit, t: Vec<BitLit>| {
+        Block::Unit(Unit {
+            tested: t,
+            ..u.clone()
+        })
+    };
     let mut blocks = Vec::new();
-    let mut rest = units;
-    while let Some(first) = rest.first() {
-        let n = match first.guard2 {
-            Some(_) => rest.iter().take_while(|u| u.guard2 == first.guard2).count(),
-            None => 1,
-        };
-        let (group, tail) = rest.split_at(n);
-        rest = tail;
-        let tested = |u: &Unit, t: Vec<BitLit>| {
-            Block::Unit(Unit {
-                tested: t,
-                ..u.clone()
-            })
-        };
-        match first.guard2 {
-            Some(g2) if group.len() > 1 => blocks.push(Block::Guarded {
+    for run in runs(units, |u| u.guard2) {
+        match run[0].guard2 {
+            Some(g2) if run.len() > 1 => blocks.push(Block::Guarded {
                 guard: g2,
-                body: group.iter().map(|u| tested(u, vec![guard, g2])).collect(),
+                body: run.iter().map(|u| tested(u, vec![guard, g2])).collect(),
             }),
-            _ => blocks.extend(group.iter().map(|u| tested(u, vec![guard]))),
+            _ => blocks.extend(run.iter().map(|u| tested(u, vec![guard]))),
         }
     }
     blocks
@@ -372,7 +366,7 @@ fn choose_guards(layout: &Layout, units: Vec<(Unit, Vec<BitLit>)>) -> Vec<Unit> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitnet::testing::{atom, fluent, net, pos, SMALL, TINY};
+    use crate::bitnet::testing::{fluent, net, pos, SMALL, TINY};
     use crate::bitnet::Params;
 
     fn positions(s: &Schedule) -> Vec<u32> {
@@ -413,10 +407,14 @@ mod tests {
         let (gp, net) = net(SMALL, &Params::COMPILED);
         let eval = positions(&net.eval);
         let goal = positions(&net.goal);
-        assert!(eval.contains(&pos(&gp, &net, "(legal r try)")));
-        assert!(goal.contains(&pos(&gp, &net, "three")));
-        assert!(!eval.contains(&pos(&gp, &net, "three")));
+        let won = net
+            .layout
+            .output_pos(gp.goal[0].iter().find(|g| g.0 == 100).unwrap().1);
+        assert!(eval.contains(&net.layout.output_pos(gp.legal[0][2])));
+        assert!(goal.contains(&won));
+        assert!(!eval.contains(&won));
         assert!(goal.iter().all(|p| !eval.contains(p)));
-        let _ = atom(&gp, "three");
+        // `three` moved into the goal: nothing computes it.
+        assert!(!goal.contains(&pos(&gp, &net, "three")));
     }
 }

@@ -151,6 +151,9 @@ mod tests {
         let three = atom(&gp, "three");
         let mark = pos(&gp, &net, "(legal r mark)");
         let k = fluent(&gp, "(k)");
-        assert_eq!(net.bodies_of(three)[0].lits, vec![(k, false), (mark, false)]);
+        assert_eq!(
+            net.bodies_of(three)[0].lits,
+            vec![(k, false), (mark, false)]
+        );
     }
 }

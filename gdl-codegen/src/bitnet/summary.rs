@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use super::conj::{BitLit, Conj};
+use super::layout::{FALSE_BIT, TRUE_BIT};
 use super::schedule::{Block, Demand, Schedule};
 use super::Bitnet;
 
@@ -116,7 +117,16 @@ impl Bitnet {
         schedule(&mut out, "eval", &self.eval);
         schedule(&mut out, "goal", &self.goal);
         schedule(&mut out, "next", &self.next);
-        let _ = writeln!(out, "next bits: {:?}", self.next_bits);
+        let bits: Vec<String> = self
+            .next_bits
+            .iter()
+            .map(|&b| match b {
+                FALSE_BIT => "false".to_owned(),
+                TRUE_BIT => "true".to_owned(),
+                b => b.to_string(),
+            })
+            .collect();
+        let _ = writeln!(out, "next bits: [{}]", bits.join(", "));
         out
     }
 }

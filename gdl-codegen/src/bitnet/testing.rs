@@ -34,7 +34,7 @@ pub fn pos(gp: &GroundProgram, net: &Bitnet, text: &str) -> u32 {
     net.layout.pos(AtomId(atom(gp, text)))
 }
 
-/// One role choosing among three `go` moves or `stop`: `(next (p))` needs
+/// One role choosing among five `go` moves or `stop`: `(next (p))` needs
 /// one of the `go` moves and `(q)`, `(next (s))` one of them alone.
 pub const GO: &str = include_str!("../../tests/fixtures/moves.kif");
 

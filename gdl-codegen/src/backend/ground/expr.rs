@@ -131,7 +131,7 @@ fn factored(conjs: &[&Conj]) -> Vec<TokenStream> {
             out.push(quote!((#test) & (#inner)));
         } else {
             // Literals in the key's word cost nothing more unfactored.
-            out.extend(whole.iter().map(|c| conj_expr(c)));
+            out.extend(whole.iter().map(conj_expr));
         }
     }
     out

@@ -61,7 +61,7 @@ fn moves_per_role(c: &Conj, layout: &Layout) -> Vec<Vec<u32>> {
 }
 
 /// Takes the dispatched bodies out of `next` atoms read only as outputs.
-pub fn take_dispatched(
+pub(crate) fn take_dispatched(
     gp: &GroundProgram,
     layout: &Layout,
     atoms: &Atoms,

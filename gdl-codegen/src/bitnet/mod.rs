@@ -25,15 +25,15 @@
 //! [`Bitnet::summary`] prints the result.
 
 pub mod conj;
-pub mod demand;
+pub(crate) mod demand;
 pub mod dispatch;
-pub mod frames;
-pub mod inline;
+pub(crate) mod frames;
+pub(crate) mod inline;
 pub mod layout;
-pub mod levels;
+pub(crate) mod levels;
 pub mod move_sets;
 pub mod schedule;
-pub mod substitute;
+pub(crate) mod substitute;
 mod summary;
 #[cfg(test)]
 pub(crate) mod testing;

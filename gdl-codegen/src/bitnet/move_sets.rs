@@ -31,7 +31,7 @@ pub struct MoveSets {
 
 /// Replaces every move set of a body by a move-set bit, and widens the
 /// layout by the bits.
-pub fn take_move_sets(layout: &mut Layout, atoms: &Atoms, bodies: &mut Bodies) -> MoveSets {
+pub(crate) fn take_move_sets(layout: &mut Layout, atoms: &Atoms, bodies: &mut Bodies) -> MoveSets {
     let base = layout.move_set_base();
     let mut numbers: HashMap<Vec<u32>, u32> = HashMap::new();
     let mut table: Vec<Vec<Vec<u32>>> = layout

@@ -18,7 +18,7 @@ use super::{Atoms, Bodies};
 use crate::ground::{AtomId, GroundProgram, Output};
 
 /// The analyses a schedule is made from.
-pub struct Net<'a> {
+pub(crate) struct Net<'a> {
     /// The ground program.
     pub gp: &'a GroundProgram,
     /// The value layout.
@@ -117,7 +117,7 @@ impl Block {
 /// The schedules of the three queries: `eval` (legal and terminal), `goal`
 /// and `next`, the last two less what `eval` computes (they start from its
 /// values). `next` also computes the atoms that dispatched bodies read.
-pub fn queries(net: &Net, dispatch_reads: &[Output]) -> (Schedule, Schedule, Schedule) {
+pub(crate) fn queries(net: &Net, dispatch_reads: &[Output]) -> (Schedule, Schedule, Schedule) {
     let gp = net.gp;
     let eval_need = cone(net, gp.legal.iter().flatten().copied().chain([gp.terminal]));
     let goal_need = not_in(
@@ -147,7 +147,7 @@ fn not_in(need: Vec<bool>, done: &[bool]) -> Vec<bool> {
 }
 
 /// The derived atoms a set of outputs needs, by derived index.
-pub fn cone(net: &Net, outputs: impl IntoIterator<Item = Output>) -> Vec<bool> {
+pub(crate) fn cone(net: &Net, outputs: impl IntoIterator<Item = Output>) -> Vec<bool> {
     let ni = net.atoms.inputs;
     let mut need = vec![false; net.bodies.len()];
     let mut stack: Vec<u32> = outputs

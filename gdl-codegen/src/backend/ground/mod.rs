@@ -20,10 +20,10 @@
 //! - names from the game appear only in string tables and sanitized
 //!   constants ([`super::common::names`]), never as behaviour.
 
-pub mod expr;
+mod expr;
 mod module;
-pub mod moves;
-pub mod queries;
+mod moves;
+mod queries;
 pub mod tables;
 
 use std::fmt;

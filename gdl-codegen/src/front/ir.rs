@@ -9,6 +9,7 @@
 use std::fmt::{self, Write as _};
 
 use crate::front::source::Span;
+pub use crate::front::symbols::Keyword;
 use crate::front::symbols::{Sym, Symbols};
 
 /// A term: variable, constant, or function application.
@@ -109,72 +110,6 @@ impl Rule {
     /// Number of distinct variables of the rule.
     pub fn num_vars(&self) -> usize {
         self.var_names.len()
-    }
-}
-
-/// The GDL keywords, with their fixed arities.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Keyword {
-    /// `role`
-    Role,
-    /// `init`
-    Init,
-    /// `true`
-    True,
-    /// `does`
-    Does,
-    /// `legal`
-    Legal,
-    /// `next`
-    Next,
-    /// `terminal`
-    Terminal,
-    /// `goal`
-    Goal,
-    /// `base`
-    Base,
-    /// `input`
-    Input,
-}
-
-impl Keyword {
-    /// Every relation keyword.
-    pub const ALL: [Keyword; 10] = [
-        Keyword::Role,
-        Keyword::Init,
-        Keyword::True,
-        Keyword::Does,
-        Keyword::Legal,
-        Keyword::Next,
-        Keyword::Terminal,
-        Keyword::Goal,
-        Keyword::Base,
-        Keyword::Input,
-    ];
-
-    /// The keyword's name, in lower case.
-    pub fn name(self) -> &'static str {
-        match self {
-            Keyword::Role => "role",
-            Keyword::Init => "init",
-            Keyword::True => "true",
-            Keyword::Does => "does",
-            Keyword::Legal => "legal",
-            Keyword::Next => "next",
-            Keyword::Terminal => "terminal",
-            Keyword::Goal => "goal",
-            Keyword::Base => "base",
-            Keyword::Input => "input",
-        }
-    }
-
-    /// The arity GDL fixes for the keyword.
-    pub fn arity(self) -> usize {
-        match self {
-            Keyword::Terminal => 0,
-            Keyword::Role | Keyword::Init | Keyword::True | Keyword::Next | Keyword::Base => 1,
-            Keyword::Does | Keyword::Legal | Keyword::Goal | Keyword::Input => 2,
-        }
     }
 }
 

@@ -8,8 +8,6 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::front::ir::Keyword;
-
 /// An interned name: a constant, function, relation or variable name.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Sym(pub u32);
@@ -108,5 +106,71 @@ impl Symbols {
 impl Default for Symbols {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// The GDL keywords, with their fixed arities.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Keyword {
+    /// `role`
+    Role,
+    /// `init`
+    Init,
+    /// `true`
+    True,
+    /// `does`
+    Does,
+    /// `legal`
+    Legal,
+    /// `next`
+    Next,
+    /// `terminal`
+    Terminal,
+    /// `goal`
+    Goal,
+    /// `base`
+    Base,
+    /// `input`
+    Input,
+}
+
+impl Keyword {
+    /// Every relation keyword.
+    pub const ALL: [Keyword; 10] = [
+        Keyword::Role,
+        Keyword::Init,
+        Keyword::True,
+        Keyword::Does,
+        Keyword::Legal,
+        Keyword::Next,
+        Keyword::Terminal,
+        Keyword::Goal,
+        Keyword::Base,
+        Keyword::Input,
+    ];
+
+    /// The keyword's name, in lower case.
+    pub fn name(self) -> &'static str {
+        match self {
+            Keyword::Role => "role",
+            Keyword::Init => "init",
+            Keyword::True => "true",
+            Keyword::Does => "does",
+            Keyword::Legal => "legal",
+            Keyword::Next => "next",
+            Keyword::Terminal => "terminal",
+            Keyword::Goal => "goal",
+            Keyword::Base => "base",
+            Keyword::Input => "input",
+        }
+    }
+
+    /// The arity GDL fixes for the keyword.
+    pub fn arity(self) -> usize {
+        match self {
+            Keyword::Terminal => 0,
+            Keyword::Role | Keyword::Init | Keyword::True | Keyword::Next | Keyword::Base => 1,
+            Keyword::Does | Keyword::Legal | Keyword::Goal | Keyword::Input => 2,
+        }
     }
 }

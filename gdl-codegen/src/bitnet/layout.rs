@@ -1,11 +1,10 @@
-//! Where each atom of a ground program lives in the generated code's value
-//! vector, and which atoms each query needs.
+//! Where each atom of a ground program lives in the value vector.
 //!
-//! Generated code and the propnet keep one `[u64; NV]` per query: first the state's
-//! fluent words (so a state is copied in with one `copy_from_slice`), then the
-//! words of the joint move's `does` atoms, then the derived atoms, then the
-//! bits of the sets of moves that rule bodies test. An atom is a bit position
-//! in that vector.
+//! Generated code and the propnet keep one `[u64; NV]` per query: first the
+//! state's fluent words (so a state is copied in with one `copy_from_slice`),
+//! then the words of the joint move's `does` atoms, then the derived atoms,
+//! then the bits of the sets of moves that rule bodies test. An atom is a bit
+//! position in that vector.
 
 use crate::ground::{AtomId, GroundProgram, Output};
 

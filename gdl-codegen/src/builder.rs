@@ -2,7 +2,7 @@
 //!
 //! ```no_run
 //! // In build.rs, inside `fn main()`:
-//! gdl_codegen::builder::Builder::new()
+//! gdl_codegen::Builder::new()
 //!     .compile("games/tictactoe.kif")
 //!     .expect("tic-tac-toe compiles");
 //! ```
@@ -11,8 +11,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::codegen::{self, CodegenError, CodegenOptions};
+use std::fmt;
+
 use crate::ground::Budget;
+use crate::session::{self, Caller, CodegenError, CodegenOptions, Session};
 
 /// Compiles game files into `OUT_DIR`.
 #[derive(Clone, Debug, Default)]
@@ -46,6 +48,13 @@ impl Builder {
         self
     }
 
+    /// Sets the compile budget: the largest ground program compiled, in rule
+    /// literals.
+    pub fn max_compile_literals(mut self, literals: usize) -> Self {
+        self.options.emit.max_literals = literals;
+        self
+    }
+
     /// Sets the path of the runtime crate in generated code (default `::gdl_runtime`).
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.options.emit.runtime_path = path.into();
@@ -54,16 +63,15 @@ impl Builder {
 
     /// Compiles `game` into `<out_dir>/<file stem>.rs`, returning that path.
     /// Prints `cargo:rerun-if-changed` for the game file.
-    pub fn compile(&self, game: impl AsRef<Path>) -> Result<PathBuf, CodegenError> {
+    pub fn compile(&self, game: impl AsRef<Path>) -> Result<PathBuf, BuildError> {
         let game = game.as_ref();
+        let io = |e: String| BuildError(CodegenError::Io(e));
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
             None => std::env::var_os("OUT_DIR")
                 .map(PathBuf::from)
                 .ok_or_else(|| {
-                    CodegenError::Io(
-                        "OUT_DIR is not set: run from a build script or call out_dir()".into(),
-                    )
+                    io("OUT_DIR is not set: run from a build script or call out_dir()".into())
                 })?,
         };
         println!("cargo:rerun-if-changed={}", game.display());
@@ -71,12 +79,33 @@ impl Builder {
         options.emit.type_name = self
             .type_name
             .clone()
-            .unwrap_or_else(|| codegen::type_name_for(game));
-        let generated = codegen::generate_file(game, &options)?;
+            .unwrap_or_else(|| session::type_name_for(game));
+        let code = Session::open(game, options)
+            .and_then(|s| s.code())
+            .map_err(BuildError)?;
         let stem = game.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
         let out = out_dir.join(format!("{stem}.rs"));
-        std::fs::write(&out, generated.code)
-            .map_err(|e| CodegenError::Io(format!("cannot write {}: {e}", out.display())))?;
+        std::fs::write(&out, code)
+            .map_err(|e| io(format!("cannot write {}: {e}", out.display())))?;
         Ok(out)
     }
 }
+
+/// Why [`Builder::compile`] failed; its message (also its `Debug`, which a
+/// build script's `unwrap` prints) names the `Builder` method that raises
+/// an exceeded budget.
+pub struct BuildError(pub CodegenError);
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.render_for(false, Caller::Builder).trim_end())
+    }
+}
+
+impl fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for BuildError {}

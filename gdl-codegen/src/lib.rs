@@ -10,7 +10,7 @@
 //! - [`ground`]: instantiate the rules over the reachable atoms and simplify;
 //! - [`backend`]: generate Rust from the ground program;
 //! - [`reasoner`]: the interpreter and the propnet, baselines and oracles;
-//! - [`codegen`] and [`builder`]: the whole compiler as one call, and its
+//! - [`session`]: the driver, a game through those stages; [`builder`]: the
 //!   build-script API; [`host`]: the build cache that runs cargo.
 
 #![warn(missing_docs)]
@@ -19,9 +19,14 @@ pub mod analysis;
 pub mod backend;
 pub mod bitnet;
 pub mod builder;
-pub mod codegen;
+#[cfg(feature = "macro")]
+pub mod expand;
 pub mod front;
 pub mod ground;
 #[cfg(feature = "host")]
 pub mod host;
 pub mod reasoner;
+pub mod session;
+
+pub use builder::Builder;
+pub use session::{CodegenError, CodegenOptions, Session};

@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use gdl_codegen::codegen::{self, CodegenOptions};
 use gdl_codegen::front::{self, Options};
 use gdl_codegen::host::cache::Cache;
 use gdl_codegen::reasoner::interp::Interpreter;
+use gdl_codegen::session::{self, CodegenOptions};
 use gdl_runtime::Game;
 
 fn chess_path() -> PathBuf {
@@ -91,7 +91,7 @@ fn binary() -> &'static Path {
         ));
         let entry = cache.game(&[&text, b"chess-perft"]);
         if !entry.is_built() {
-            let generated = codegen::generate("chess.kif", &text, &options)
+            let generated = session::generate("chess.kif", &text, &options)
                 .unwrap_or_else(|e| panic!("{}", e.render(false)));
             cache
                 .build(&entry, &generated.code, "Chess", "chess")

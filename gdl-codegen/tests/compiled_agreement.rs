@@ -18,11 +18,11 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use compiled::{Crate, GameSpec, Module, RecordParams};
-use gdl_codegen::codegen;
 use gdl_codegen::front;
 use gdl_codegen::ground::{self, Budget};
 use gdl_codegen::reasoner::interp::Interpreter;
 use gdl_codegen::reasoner::propnet::Propnet;
+use gdl_codegen::session;
 use gdl_runtime::trace::{self, Trace};
 
 /// The representative set: every kind of game the corpus holds, with
@@ -77,7 +77,7 @@ fn representative_specs() -> Vec<GameSpec> {
 
 /// A game's type name: from its file name, as the CLI makes it.
 fn type_name(spec: &GameSpec) -> String {
-    codegen::type_name_for(&spec.path)
+    session::type_name_for(&spec.path)
 }
 
 /// Generates `specs` in process; panics naming every game that fails.

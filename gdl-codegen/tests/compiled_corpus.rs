@@ -17,11 +17,11 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use compiled::{Crate, GameSpec, Module, RecordParams};
-use gdl_codegen::codegen;
+use gdl_codegen::session;
 
 /// A game's type name: from its file name, as the CLI makes it.
 fn type_name(spec: &GameSpec) -> String {
-    codegen::type_name_for(&spec.path)
+    session::type_name_for(&spec.path)
 }
 
 /// Settings of the corpus run, from the environment.

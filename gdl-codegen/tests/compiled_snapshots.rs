@@ -5,7 +5,7 @@
 //! `tests/snapshots/`.
 
 use gdl_codegen::backend::ground::EmitOptions;
-use gdl_codegen::codegen::{self, CodegenOptions};
+use gdl_codegen::session::{self, CodegenOptions};
 
 /// The generated module of `path` (relative to the workspace), labelled by
 /// that relative path so that the header does not depend on the checkout.
@@ -19,7 +19,7 @@ fn generated(path: &str, type_name: &str) -> String {
         },
         ..CodegenOptions::default()
     };
-    codegen::generate(path, &bytes, &options)
+    session::generate(path, &bytes, &options)
         .unwrap_or_else(|e| panic!("{}", e.render(false)))
         .code
 }
@@ -66,7 +66,7 @@ fn fixture(name: &str, table_threshold: Option<usize>) -> (String, String) {
         },
         ..CodegenOptions::default()
     };
-    let code = codegen::generate(&path, &bytes, &options)
+    let code = session::generate(&path, &bytes, &options)
         .unwrap_or_else(|e| panic!("{}", e.render(false)))
         .code;
     (net.summary(), code)

@@ -4,16 +4,15 @@
 //! Every stage collects all the problems it finds instead of stopping at the
 //! first, so that one run reports everything wrong with a file.
 
+use crate::front::source::{SourceFile, Span};
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
-use serde::Serialize;
-
-use crate::front::source::{SourceFile, Span};
 
 /// How serious a diagnostic is.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "lowercase"))]
 pub enum Severity {
     /// The game is still accepted.
     Warning,
@@ -145,6 +144,7 @@ impl Diagnostic {
     }
 
     /// The diagnostic as a JSON value for tools.
+    #[cfg(feature = "json")]
     pub fn to_json(&self, file: &SourceFile) -> serde_json::Value {
         let loc = |span: Span| {
             let (line, column) = file.line_col(span.start as usize);

@@ -104,7 +104,9 @@ pub enum Limit {
     Work,
 }
 
-/// Why a game could not be ground.
+/// Why a game could not be ground. Its message names no way to raise the
+/// budget: each front end names its own (see
+/// [`crate::session::CodegenError::message`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GroundError {
     /// The game exceeds the budget; `relation` is the relation whose growth
@@ -129,19 +131,19 @@ impl fmt::Display for GroundError {
             } => match what {
                 Limit::Atoms => write!(
                     f,
-                    "grounding budget exceeded: more than {limit} ground atoms while deriving relation `{relation}` (raise --max-rules)"
+                    "grounding budget exceeded: more than {limit} ground atoms while deriving relation `{relation}`"
                 ),
                 Limit::Rules => write!(
                     f,
-                    "grounding budget exceeded: more than {limit} ground rules while instantiating rules of `{relation}` (raise --max-rules)"
+                    "grounding budget exceeded: more than {limit} ground rules while instantiating rules of `{relation}`"
                 ),
                 Limit::Work => write!(
                     f,
-                    "grounding budget exceeded: more than {limit} join steps while evaluating rules of `{relation}` (raise --max-rules)"
+                    "grounding budget exceeded: more than {limit} join steps while evaluating rules of `{relation}`"
                 ),
                 Limit::Memory => write!(
                     f,
-                    "grounding budget exceeded: more than {} MB of memory while deriving `{relation}` (raise --max-memory-mb)",
+                    "grounding budget exceeded: more than {} MB of memory while deriving `{relation}`",
                     limit >> 20
                 ),
             },

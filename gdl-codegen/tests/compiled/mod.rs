@@ -16,8 +16,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gdl_codegen::backend::ground::EmitOptions;
-use gdl_codegen::codegen::{self, CodegenOptions};
 use gdl_codegen::front::Options;
+use gdl_codegen::session::{self, CodegenOptions};
 
 /// The shared directory (`../shared` next to the repository).
 pub fn shared() -> PathBuf {
@@ -123,7 +123,7 @@ pub fn generate(spec: &GameSpec, type_name: &str) -> Result<String, String> {
         },
         ..CodegenOptions::default()
     };
-    codegen::generate(&spec.label, &bytes, &options)
+    session::generate(&spec.label, &bytes, &options)
         .map(|g| g.code)
         .map_err(|e| e.render(false))
 }

@@ -1,11 +1,14 @@
 //! What every generated module has, whatever the back end: the role
 //! constants, the string tables of roles, fluents and moves, the text
-//! parsers, and the `Game` methods that only read those tables.
+//! parsers, the `Game` methods that only read those tables ([`Strings`],
+//! [`game_impl`]), sanitized names ([`names`]), and the module as tokens or
+//! formatted text ([`format`]).
 //!
 //! A state is a `[u64; N]` bit set over the fluents in text order, and a move
 //! an id in the text order of its role's moves, in every back end: matches
 //! replay identically whichever back end compiled them.
 
+pub mod format;
 pub mod names;
 
 use std::collections::HashSet;

@@ -184,13 +184,13 @@ fn print_queries(p: &mut Printer, gp: &GroundProgram, net: &Bitnet) -> Calls {
     }
 }
 
-/// The module's tokens, and the rule tables as text (empty when unused).
+/// The module's tokens, and its rule tables (printed apart: they are data).
 pub(super) fn tokens(
     gp: &GroundProgram,
     net: &Bitnet,
     opts: &EmitOptions,
     rt: &syn::Path,
-) -> (TokenStream, String) {
+) -> (TokenStream, Tables) {
     let threshold = opts
         .rule_table_threshold
         .unwrap_or_else(|| Tables::default_threshold(gp.num_literals()));
@@ -224,12 +224,7 @@ pub(super) fn tokens(
 
         #game_impl
     };
-    let table_items = if p.tables.is_empty() {
-        String::new()
-    } else {
-        p.tables.items()
-    };
-    (module, table_items)
+    (module, p.tables)
 }
 
 /// The types and tables of the module, up to the per-thread evaluation.

@@ -12,8 +12,8 @@
 //! with a small constant.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
+use crate::backend::common::format::DataArray;
 use crate::bitnet::conj::Conj;
 
 /// Literals of an atom's bodies above which it goes into the tables.
@@ -102,37 +102,22 @@ impl Tables {
         self.stored.is_empty()
     }
 
-    /// The tables as Rust items, printed as plain text (a token per number
-    /// would cost the formatter more than the whole rest of the module).
-    pub fn items(&self) -> String {
-        let mut out = String::new();
-        array(
-            &mut out,
-            "Where each body of the rule tables starts in [`BODY_LITERALS`], and one past the last.",
-            "BODY_START",
-            &self.body_start,
-        );
-        array(
-            &mut out,
-            "The literals of the rule tables' bodies: bit position << 1 | negated.",
-            "BODY_LITERALS",
-            &self.literals,
-        );
-        out
-    }
-}
-
-/// Prints `static NAME: [u32; N] = [..];` with a doc comment, 16 numbers a
-/// line.
-fn array(out: &mut String, doc: &str, name: &str, data: &[u32]) {
-    let _ = writeln!(out, "/// {doc}");
-    let _ = writeln!(out, "static {name}: [u32; {}] = [", data.len());
-    for line in data.chunks(16) {
-        out.push_str("   ");
-        for n in line {
-            let _ = write!(out, " {n},");
+    /// The tables as data arrays of the module (none when unused).
+    pub fn arrays(&self) -> Vec<DataArray> {
+        if self.is_empty() {
+            return Vec::new();
         }
-        out.push('\n');
+        vec![
+            DataArray {
+                doc: "Where each body of the rule tables starts in [`BODY_LITERALS`], and one past the last.",
+                name: "BODY_START",
+                data: self.body_start.clone(),
+            },
+            DataArray {
+                doc: "The literals of the rule tables' bodies: bit position << 1 | negated.",
+                name: "BODY_LITERALS",
+                data: self.literals.clone(),
+            },
+        ]
     }
-    out.push_str("];\n");
 }

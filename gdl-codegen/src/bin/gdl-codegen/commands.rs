@@ -10,12 +10,12 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use clap::{Args, ValueEnum};
-use gdl_codegen::codegen::{self, CodegenOptions};
 use gdl_codegen::front::Frontend;
-use gdl_codegen::ground::{self, GroundProgram};
+use gdl_codegen::ground::GroundProgram;
 use gdl_codegen::host::cache::Cache;
 use gdl_codegen::reasoner::interp::Interpreter;
 use gdl_codegen::reasoner::propnet::Propnet;
+use gdl_codegen::session::{Caller, Session};
 use gdl_runtime::cli;
 
 use crate::emit_cmd::BudgetArgs;
@@ -115,12 +115,11 @@ pub struct BenchArgs {
     json: bool,
 }
 
-/// A game loaded for running: its front end, and its ground program when it
-/// grounds within budget.
+/// A game loaded for running: a session over its front end, grounded only
+/// when a reasoner needs the ground program.
 struct Loaded {
     path: String,
-    fe: Frontend,
-    ground: Result<GroundProgram, String>,
+    session: Session,
     run: RunArgs,
 }
 
@@ -130,26 +129,30 @@ impl Loaded {
     }
 
     fn from_frontend(path: &str, fe: Frontend, run: &RunArgs) -> Loaded {
-        let budget = run
+        let options = run
             .budget
-            .options(&run.read, path, None, "::gdl_runtime")
-            .budget;
-        let ground = ground::ground(&fe.program, &budget).map_err(|e| e.to_string());
+            .options(&run.read, path, Some("CompiledGame"), "::gdl_runtime");
         Loaded {
             path: path.to_owned(),
-            fe,
-            ground,
+            session: Session::from_frontend(fe, options),
             run: run.clone(),
         }
+    }
+
+    /// The ground program, or the message saying why there is none.
+    fn ground(&self) -> Result<&GroundProgram, String> {
+        self.session.ground().map_err(|e| e.message(Caller::Cli))
     }
 
     /// The reasoner to use: the one asked for, or compiled code when the game
     /// grounds, else the interpreter (with a note).
     fn choose(&self, asked: Option<Reasoner>) -> Reasoner {
-        match (asked, &self.ground) {
-            (Some(r), _) => r,
-            (None, Ok(_)) => Reasoner::Compiled,
-            (None, Err(e)) => {
+        if let Some(r) = asked {
+            return r;
+        }
+        match self.ground() {
+            Ok(_) => Reasoner::Compiled,
+            Err(e) => {
                 eprintln!("note: {e}; using the interpreter");
                 Reasoner::Interpreter
             }
@@ -160,14 +163,14 @@ impl Loaded {
     fn run(&self, reasoner: Reasoner, argv: &[String]) -> u8 {
         let label = self.path.as_str();
         let code = match reasoner {
-            Reasoner::Interpreter => match Interpreter::new(&self.fe.program) {
+            Reasoner::Interpreter => match Interpreter::new(&self.session.frontend().program) {
                 Ok(game) => cli::run(&game, label, argv),
                 Err(e) => {
                     eprintln!("error: {label}: cannot build the interpreter: {e}");
                     return status::INVALID;
                 }
             },
-            Reasoner::Propnet => match &self.ground {
+            Reasoner::Propnet => match self.ground() {
                 Ok(gp) => cli::run(&Propnet::new(gp), label, argv),
                 Err(e) => {
                     eprintln!("error: {label}: {e}");
@@ -198,36 +201,31 @@ impl Loaded {
 
     /// Builds (or finds in the cache) the compiled game's binary.
     fn compiled_binary(&self) -> Result<PathBuf, u8> {
-        if let Err(e) = &self.ground {
+        if let Err(e) = self.ground() {
             eprintln!("error: {}: {e}", self.path);
             return Err(status::INVALID);
         }
-        let options: CodegenOptions = self.run.budget.options(
-            &self.run.read,
-            &self.path,
-            Some("CompiledGame"),
-            "::gdl_runtime",
-        );
+        let options = self.session.options();
         let cache = Cache::locate(self.run.cache_dir.as_deref());
         let key = format!(
             "{:?}|{:?}|{:?}",
             options.frontend, options.budget, options.emit.max_literals
         );
-        let entry = cache.game(&[self.fe.source.text.as_bytes(), key.as_bytes()]);
+        let text = self.session.frontend().source.text.as_bytes();
+        let entry = cache.game(&[text, key.as_bytes()]);
         if entry.is_built() {
             return Ok(entry.binary);
         }
-        let generated = codegen::generate(&self.path, self.fe.source.text.as_bytes(), &options)
-            .map_err(|e| {
-                eprint!("{}", e.render(std::io::stderr().is_terminal()));
-                status::INVALID
-            })?;
+        let code = self.session.code().map_err(|e| {
+            eprint!("{}", e.render(std::io::stderr().is_terminal()));
+            status::INVALID
+        })?;
         eprintln!(
             "note: building the compiled game in {}",
             entry.crate_dir.display()
         );
         cache
-            .build(&entry, &generated.code, "CompiledGame", &self.path)
+            .build(&entry, &code, "CompiledGame", &self.path)
             .map_err(|e| {
                 eprintln!("error: {e}");
                 status::TOOLCHAIN
@@ -390,7 +388,7 @@ fn in_process_bench(
     };
     match r {
         Reasoner::Interpreter => {
-            let game = Interpreter::new(&loaded.fe.program).map_err(|e| {
+            let game = Interpreter::new(&loaded.session.frontend().program).map_err(|e| {
                 eprintln!("error: cannot build the interpreter: {e}");
                 status::INVALID
             })?;
@@ -403,7 +401,7 @@ fn in_process_bench(
             ))
         }
         Reasoner::Propnet => {
-            let gp = loaded.ground.as_ref().map_err(|e| {
+            let gp = loaded.ground().map_err(|e| {
                 eprintln!("error: {e}");
                 status::INVALID
             })?;

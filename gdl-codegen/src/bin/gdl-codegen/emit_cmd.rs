@@ -6,8 +6,8 @@ use std::path::Path;
 
 use clap::Args;
 use gdl_codegen::backend::ground::EmitOptions;
-use gdl_codegen::codegen::{self, CodegenError, CodegenOptions};
 use gdl_codegen::ground::Budget;
+use gdl_codegen::session::{self, CodegenError, CodegenOptions, Session};
 
 use crate::{status, ReadArgs};
 
@@ -43,6 +43,10 @@ pub struct BudgetArgs {
     /// Largest ground program to compile, in rule-body literals.
     #[arg(long, default_value_t = EmitOptions::default().max_literals)]
     pub max_compile_literals: usize,
+    /// Literals of an atom's rule bodies above which they are compiled into
+    /// data tables read by a loop (default: from the game's size).
+    #[arg(long)]
+    pub rule_table_threshold: Option<usize>,
 }
 
 impl BudgetArgs {
@@ -59,12 +63,11 @@ impl BudgetArgs {
             budget: Budget::new(self.max_rules, self.max_memory_mb.saturating_mul(1 << 20)),
             emit: EmitOptions {
                 type_name: type_name
-                    .map_or_else(|| codegen::type_name_for(Path::new(game)), str::to_owned),
+                    .map_or_else(|| session::type_name_for(Path::new(game)), str::to_owned),
                 runtime_path: runtime_path.to_owned(),
                 source_name: game.to_owned(),
-                case_sensitive: false,
                 max_literals: self.max_compile_literals,
-                rule_table_threshold: None,
+                rule_table_threshold: self.rule_table_threshold,
             },
         }
     }
@@ -87,23 +90,29 @@ pub fn run(args: &EmitArgs) -> u8 {
         args.type_name.as_deref(),
         &args.runtime_path,
     );
-    let generated = match codegen::generate_file(Path::new(&args.game), &options) {
-        Ok(g) => g,
+    let session = match Session::open(Path::new(&args.game), options) {
+        Ok(s) => s,
         Err(e) => return report(&e),
     };
     eprint!(
         "{}",
-        generated
-            .frontend
+        session
+            .frontend()
             .render_diagnostics(std::io::stderr().is_terminal())
     );
-    let written = match &args.output {
-        Some(path) => {
-            std::fs::write(path, &generated.code).map_err(|e| format!("cannot write {path}: {e}"))
+    let code = match session.code() {
+        Ok(code) => code,
+        Err(CodegenError::Invalid(fe)) => {
+            eprintln!("error: {} is not valid GDL", fe.source.name);
+            return status::INVALID;
         }
+        Err(e) => return report(&e),
+    };
+    let written = match &args.output {
+        Some(path) => std::fs::write(path, &code).map_err(|e| format!("cannot write {path}: {e}")),
         None => std::io::stdout()
             .lock()
-            .write_all(generated.code.as_bytes())
+            .write_all(code.as_bytes())
             .map_err(|e| format!("cannot write to standard output: {e}")),
     };
     match written {

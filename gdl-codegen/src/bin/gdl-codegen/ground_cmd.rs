@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 use gdl_codegen::ground::{self, Budget};
+use gdl_codegen::session::{Caller, CodegenError};
 
 use crate::{load_valid, status, ReadArgs};
 
@@ -50,6 +51,7 @@ pub fn run(args: &GroundArgs) -> u8 {
         let gp = match ground::ground(&fe.program, &budget) {
             Ok(gp) => gp,
             Err(e) => {
+                let e = CodegenError::Ground(e).message(Caller::Cli);
                 eprintln!("error: {path}: {e}");
                 worst = worst.max(status::INVALID);
                 continue;

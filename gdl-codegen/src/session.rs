@@ -1,0 +1,264 @@
+//! The compiler's driver: a game through its stages (front end → ground →
+//! back end), each stage's result kept for the next and for whoever asks.
+//!
+//! The CLI, the build-script API ([`crate::builder`]) and the `gdl!` macro
+//! all drive a [`Session`]: the front end runs when it is made, the grounder
+//! only when a stage needs the ground program (never for the interpreter),
+//! and code is formatted only when text is written.
+
+use std::fmt;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use crate::backend::common::names;
+use crate::backend::ground::{self as emit, EmitError, EmitOptions, Module};
+use crate::front::{self, Frontend, Options};
+use crate::ground::{self, Budget, GroundError, GroundProgram, Limit};
+
+/// Options of the whole pipeline.
+#[derive(Clone, Debug, Default)]
+pub struct CodegenOptions {
+    /// How to read the description.
+    pub frontend: Options,
+    /// The grounding budget.
+    pub budget: Budget,
+    /// Code generation options (the type name, runtime path, compile budget).
+    pub emit: EmitOptions,
+}
+
+/// Which front end drives the compiler: a budget message names that front
+/// end's own way to raise the budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Caller {
+    /// The `gdl-codegen` command: its flags.
+    #[default]
+    Cli,
+    /// The `gdl!` macro: its options.
+    Macro,
+    /// The build-script API: the [`crate::builder::Builder`] methods.
+    Builder,
+}
+
+/// A budget a user can raise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Knob {
+    /// Ground rules and atoms ([`Budget::max_rules`]).
+    MaxRules,
+    /// The grounder's memory ([`Budget::max_memory`]).
+    MaxMemory,
+    /// Rule literals compiled ([`EmitOptions::max_literals`]).
+    MaxCompileLiterals,
+}
+
+impl Caller {
+    /// How this front end raises `knob`.
+    pub fn knob(self, knob: Knob) -> &'static str {
+        match (self, knob) {
+            (Caller::Cli, Knob::MaxRules) => "--max-rules",
+            (Caller::Cli, Knob::MaxMemory) => "--max-memory-mb",
+            (Caller::Cli, Knob::MaxCompileLiterals) => "--max-compile-literals",
+            (Caller::Macro, Knob::MaxRules) => "`max_rules = N;`",
+            (Caller::Macro, Knob::MaxMemory) => "`max_memory_mb = N;`",
+            (Caller::Macro, Knob::MaxCompileLiterals) => "`max_literals = N;`",
+            (Caller::Builder, Knob::MaxRules | Knob::MaxMemory) => "`Builder::budget`",
+            (Caller::Builder, Knob::MaxCompileLiterals) => "`Builder::max_compile_literals`",
+        }
+    }
+}
+
+/// Why a game could not be compiled.
+#[derive(Debug)]
+pub enum CodegenError {
+    /// The description is not valid GDL; the front end holds the diagnostics.
+    Invalid(Box<Frontend>),
+    /// Grounding exceeded its budget.
+    Ground(GroundError),
+    /// Code generation failed (compile budget exceeded).
+    Emit(EmitError),
+    /// The file could not be read.
+    Io(String),
+}
+
+impl CodegenError {
+    /// The budget the error asks to raise, if any.
+    pub fn knob(&self) -> Option<Knob> {
+        match self {
+            CodegenError::Ground(GroundError::Budget { what, .. }) => Some(match what {
+                Limit::Memory => Knob::MaxMemory,
+                Limit::Atoms | Limit::Rules | Limit::Work => Knob::MaxRules,
+            }),
+            CodegenError::Emit(EmitError::TooLarge { .. }) => Some(Knob::MaxCompileLiterals),
+            _ => None,
+        }
+    }
+
+    /// The message for a person using the command-line tool: rendered
+    /// diagnostics, or the error line.
+    pub fn render(&self, color: bool) -> String {
+        self.render_for(color, Caller::Cli)
+    }
+
+    /// The message for a person using `caller`: rendered diagnostics, or the
+    /// error line with how to raise the budget it names.
+    pub fn render_for(&self, color: bool, caller: Caller) -> String {
+        match self {
+            CodegenError::Invalid(fe) => format!(
+                "{}error: {} is not valid GDL\n",
+                fe.render_diagnostics(color),
+                fe.source.name
+            ),
+            other => format!("error: {}\n", other.message(caller)),
+        }
+    }
+
+    /// The one-line message, naming `caller`'s way to raise a budget.
+    pub fn message(&self, caller: Caller) -> String {
+        match (self, self.knob()) {
+            (CodegenError::Ground(e), Some(k)) => format!("{e} (raise {})", caller.knob(k)),
+            (CodegenError::Emit(e @ EmitError::TooLarge { .. }), Some(k)) => {
+                let other = match caller {
+                    Caller::Cli => ", or use --reasoner propnet or interpreter",
+                    _ => ", or use an interpreted reasoner",
+                };
+                format!("{e}; raise it with {}{other}", caller.knob(k))
+            }
+            _ => self.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for CodegenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CodegenError::Invalid(fe) => write!(f, "{} is not valid GDL", fe.source.name),
+            CodegenError::Ground(e) => write!(f, "{e}"),
+            CodegenError::Emit(e) => write!(f, "{e}"),
+            CodegenError::Io(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for CodegenError {}
+
+/// One game through the compiler: the front end's result, and the later
+/// stages' once asked for.
+#[derive(Debug)]
+pub struct Session {
+    options: CodegenOptions,
+    frontend: Frontend,
+    ground: OnceLock<Result<GroundProgram, GroundError>>,
+}
+
+impl Session {
+    /// Reads and checks a description held in memory; `name` is used in
+    /// diagnostics and in the generated code's header.
+    pub fn new(name: &str, bytes: &[u8], mut options: CodegenOptions) -> Session {
+        let frontend = front::run_bytes(name, bytes, &options.frontend);
+        if options.emit.source_name == EmitOptions::default().source_name {
+            options.emit.source_name = name.to_owned();
+        }
+        Session {
+            options,
+            frontend,
+            ground: OnceLock::new(),
+        }
+    }
+
+    /// Reads and checks a description file.
+    pub fn open(path: &Path, options: CodegenOptions) -> Result<Session, CodegenError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| CodegenError::Io(format!("cannot read {}: {e}", path.display())))?;
+        Ok(Session::new(&path.display().to_string(), &bytes, options))
+    }
+
+    /// A session over a front end's result (already read and checked).
+    pub fn from_frontend(frontend: Frontend, options: CodegenOptions) -> Session {
+        Session {
+            options,
+            frontend,
+            ground: OnceLock::new(),
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &CodegenOptions {
+        &self.options
+    }
+
+    /// The front end's result (warnings included).
+    pub fn frontend(&self) -> &Frontend {
+        &self.frontend
+    }
+
+    /// The front end's result, the session ended.
+    pub fn into_frontend(self) -> Frontend {
+        self.frontend
+    }
+
+    /// Fails unless the description is valid GDL.
+    pub fn valid(&self) -> Result<&Frontend, CodegenError> {
+        if self.frontend.is_valid() {
+            Ok(&self.frontend)
+        } else {
+            Err(CodegenError::Invalid(Box::new(self.frontend.clone())))
+        }
+    }
+
+    /// The ground program, grounded the first time it is asked for.
+    pub fn ground(&self) -> Result<&GroundProgram, CodegenError> {
+        let program = &self.valid()?.program;
+        self.ground
+            .get_or_init(|| ground::ground(program, &self.options.budget))
+            .as_ref()
+            .map_err(|e| CodegenError::Ground(e.clone()))
+    }
+
+    /// The generated module as tokens.
+    pub fn module(&self) -> Result<Module, CodegenError> {
+        emit::module(self.ground()?, &self.options.emit).map_err(CodegenError::Emit)
+    }
+
+    /// The generated module as the text of a file.
+    pub fn code(&self) -> Result<String, CodegenError> {
+        self.module()?.to_text().map_err(CodegenError::Emit)
+    }
+}
+
+/// The output of a successful compilation.
+#[derive(Debug)]
+pub struct Generated {
+    /// The Rust module.
+    pub code: String,
+    /// The front end's result (warnings included).
+    pub frontend: Frontend,
+}
+
+/// Compiles a description held in memory to the text of a module; `name` is
+/// used in diagnostics.
+pub fn generate(
+    name: &str,
+    bytes: &[u8],
+    options: &CodegenOptions,
+) -> Result<Generated, CodegenError> {
+    finish(Session::new(name, bytes, options.clone()))
+}
+
+/// Compiles a description file to the text of a module.
+pub fn generate_file(path: &Path, options: &CodegenOptions) -> Result<Generated, CodegenError> {
+    finish(Session::open(path, options.clone())?)
+}
+
+fn finish(session: Session) -> Result<Generated, CodegenError> {
+    let code = session.code()?;
+    Ok(Generated {
+        code,
+        frontend: session.into_frontend(),
+    })
+}
+
+/// A type name for a game from its file name: `games/tic-tac-toe.kif` gives
+/// `TicTacToe`.
+pub fn type_name_for(path: &Path) -> String {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
+    names::type_name(stem)
+}

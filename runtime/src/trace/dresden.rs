@@ -44,6 +44,7 @@ fn term(s: &str, nb: usize) -> Result<String, ParseError> {
 }
 
 impl<'a> Collector<'a> {
+    /// A start tag: opens a step or one of its parts, or notes a role.
     fn open(
         &mut self,
         name: &'a str,
@@ -103,6 +104,8 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
+    /// An end tag: files the text read since the start tag (a fluent, a
+    /// move, a goal value or the game's name) where it belongs.
     fn close(&mut self, name: &str) -> Result<(), ParseError> {
         if self.stack.pop() != Some(name) {
             return Err(ParseError::new(format!("mismatched end tag </{name}>")));

@@ -5,12 +5,14 @@
 # and prints one line per game and a summary.
 #
 # Usage: scripts/ground-corpus.sh [GAMES_DIR] [TIMEOUT_SECONDS]
+# GAMES_DIR defaults to ../shared/games next to the workspace.
 set -u
-dir=${1:-/work/shared/games}
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:-$root/../shared/games}
 limit=${2:-60}
-bin=${GDL_CODEGEN:-${CARGO_TARGET_DIR:-target}/release/gdl-codegen}
+bin=${GDL_CODEGEN:-${CARGO_TARGET_DIR:-$root/target}/release/gdl-codegen}
 if [ ! -x "$bin" ]; then
-    cargo build --release -q -p gdl-codegen || exit 2
+    cargo build --release -q -p gdl-codegen --manifest-path "$root/Cargo.toml" || exit 2
 fi
 valid=0 ok=0 t01=0 t1=0 t10=0 budget=0 timeout=0 crash=0
 while IFS= read -r f; do

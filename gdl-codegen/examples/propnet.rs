@@ -1,8 +1,9 @@
-//! The propnet reasoner from the command line, until `--reasoner propnet`
-//! is wired into the tool.
+//! The propnet reasoner used as a library, on its own (the tool runs it with
+//! `gdl-codegen play|replay|bench --reasoner propnet`).
 //!
 //! - `propnet replay GAME...`: replays each game's conformance trace
-//!   (`/work/shared/conformance/<same path>.trace`, or `$GDL_CONFORMANCE`).
+//!   (`<same path>.trace` under `../shared/conformance/` next to the
+//!   workspace, or under `$GDL_CONFORMANCE`).
 //! - `propnet bench SECONDS GAME...`: random playouts per second on one core.
 
 use std::time::{Duration, Instant};
@@ -26,8 +27,9 @@ fn load(path: &str) -> Option<Propnet> {
 }
 
 fn trace_path(game: &str) -> String {
-    let root =
-        std::env::var("GDL_CONFORMANCE").unwrap_or_else(|_| "/work/shared/conformance".into());
+    let root = std::env::var("GDL_CONFORMANCE").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/conformance").into()
+    });
     let rel = game.split("/games/").nth(1).unwrap_or(game);
     let stem = rel.rsplit_once('.').map_or(rel, |(s, _)| s);
     format!("{root}/{stem}.trace")

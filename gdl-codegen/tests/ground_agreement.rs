@@ -9,7 +9,7 @@ use gdl_codegen::reasoner::interp::Interpreter;
 use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_runtime::{Game, Move, Rng};
 
-const GAMES: &str = "/work/shared/games";
+const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/games");
 
 fn check_agreement(rel: &str, playouts: usize, max_steps: usize) {
     let path = format!("{GAMES}/{rel}");

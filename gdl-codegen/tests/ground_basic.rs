@@ -7,8 +7,8 @@ use gdl_codegen::ground::{self, Budget, GroundError, GroundProgram, Output};
 use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_runtime::{replay, Game, Trace};
 
-const GAMES: &str = "/work/shared/games";
-const CONFORMANCE: &str = "/work/shared/conformance";
+const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/games");
+const CONFORMANCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/conformance");
 
 fn program(rel: &str) -> Program {
     let path = format!("{GAMES}/{rel}");

@@ -366,3 +366,13 @@ impl Game for Maze {
         Err(ParseError::new("not supported"))
     }
 }
+
+/// The text of a file of the test data.
+pub fn read_file(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Number of lines of `text` starting with `prefix`.
+pub fn count_lines(text: &str, prefix: &str) -> usize {
+    text.lines().filter(|l| l.starts_with(prefix)).count()
+}

@@ -204,6 +204,11 @@ impl Session {
         }
     }
 
+    /// Whether the grounder has run (it runs only when a stage needs it).
+    pub fn is_grounded(&self) -> bool {
+        self.ground.get().is_some()
+    }
+
     /// The ground program, grounded the first time it is asked for.
     pub fn ground(&self) -> Result<&GroundProgram, CodegenError> {
         let program = &self.valid()?.program;

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
+use gdl_codegen::bitnet::{self, Params};
 use gdl_codegen::ground::{self, Budget};
 use gdl_codegen::session::{Caller, CodegenError};
 
@@ -23,6 +24,10 @@ pub struct GroundArgs {
     /// Print the ground program (inputs, outputs, rules).
     #[arg(long)]
     dump: bool,
+    /// Print the bitnet of the compiled back end: the layout, move tables and
+    /// each query's schedule.
+    #[arg(long)]
+    dump_bitnet: bool,
     /// Most rules printed by --dump.
     #[arg(long, default_value_t = 2000)]
     dump_rules: usize,
@@ -94,11 +99,15 @@ pub fn run(args: &GroundArgs) -> u8 {
                     s.input_not_in_file
                 );
             }
-        } else if !args.dump {
+        } else if !args.dump && !args.dump_bitnet {
             let _ = writeln!(out, "{path}: {}", gp.size_line());
         }
         if args.dump {
             let _ = write!(out, "{}", gp.summary(args.dump_rules));
+        }
+        if args.dump_bitnet {
+            let net = bitnet::build(&gp, &Params::COMPILED);
+            let _ = write!(out, "{}", net.summary());
         }
     }
     worst

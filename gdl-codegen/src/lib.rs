@@ -8,10 +8,15 @@
 //!   restrictions);
 //! - [`analysis`]: the relation dependency graph, its components and strata;
 //! - [`ground`]: instantiate the rules over the reachable atoms and simplify;
-//! - [`backend`]: generate Rust from the ground program;
-//! - [`reasoner`]: the interpreter and the propnet, baselines and oracles;
+//! - [`bitnet`]: the ground program as word-level rules over one bit vector,
+//!   with the analyses that decide what each query computes and when;
+//! - [`backend`]: generate Rust (the ground back end prints a bitnet; the
+//!   parts every generated module has are common);
+//! - [`reasoner`]: the interpreter (lifted rules) and the propnet (a bitnet),
+//!   baselines and oracles;
 //! - [`session`]: the driver, a game through those stages; [`builder`]: the
-//!   build-script API; [`host`]: the build cache that runs cargo.
+//!   build-script API; `expand`: the `gdl!` macro's expansion (feature
+//!   `macro`); `host`: the build cache that runs cargo (feature `host`).
 
 #![warn(missing_docs)]
 
@@ -29,4 +34,6 @@ pub mod reasoner;
 pub mod session;
 
 pub use builder::Builder;
+pub use reasoner::interp::Interpreter;
+pub use reasoner::propnet::Propnet;
 pub use session::{CodegenError, CodegenOptions, Session};

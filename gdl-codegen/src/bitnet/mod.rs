@@ -7,18 +7,18 @@
 //! file, in this order:
 //! 1. [`conj::merge`]: rules differing only in the move made become one body
 //!    with a move set;
-//! 2. [`frames`]: frame rules (`next(f) <= true(f) ∧ does`) leave the bodies
+//! 2. `frames`: frame rules (`next(f) <= true(f) ∧ does`) leave the bodies
 //!    for per-move keep tables applied word by word;
-//! 3. [`substitute`]: a reader that matters only when fluent `g` holds reads
+//! 3. `substitute`: a reader that matters only when fluent `g` holds reads
 //!    `l = g ∧ x` in place of `x`;
-//! 4. [`inline`]: small conjunctions move into their readers;
+//! 4. `inline`: small conjunctions move into their readers;
 //! 5. [`dispatch`]: `next` bodies needing one of a few moves run only when
 //!    such a move is made;
 //! 6. [`move_sets`]: every remaining move set becomes one bit, set from
 //!    per-move tables;
-//! 7. [`demand`]: the fluents or moves one of which must hold for an atom to
+//! 7. `demand`: the fluents or moves one of which must hold for an atom to
 //!    matter;
-//! 8. [`levels`]: a topological level per atom, over the final bodies;
+//! 8. `levels`: a topological level per atom, over the final bodies;
 //! 9. [`schedule`]: per query (legal and terminal, goal, next), the atoms it
 //!    computes, in order, grouped under shared tests.
 //!

@@ -1,6 +1,6 @@
 //! The lowered program: what every stage after the front end works on.
 //!
-//! Lowering (see [`crate::front::lower`]) turns the surface AST into this form: `or`
+//! Lowering (`front::lower`) turns the surface AST into this form: `or`
 //! is expanded into one rule per alternative, `(not (distinct a b))` becomes a
 //! unification applied to the rule, names are interned symbols, variables are
 //! numbered per rule, and every relation is identified by a [`PredId`] (its

@@ -1,11 +1,11 @@
 //! The front end: read a game description ([`syntax`]), lower it to the
-//! program IR ([`lower`], [`ir`], [`symbols`]) and check it ([`check`]),
+//! program IR (`lower`, [`ir`], [`symbols`]) and check it (`check`),
 //! with located diagnostics ([`diag`], [`source`]); [`run`] does all three.
 
-pub mod check;
+pub(crate) mod check;
 pub mod diag;
 pub mod ir;
-pub mod lower;
+pub(crate) mod lower;
 pub mod source;
 pub mod symbols;
 pub mod syntax;

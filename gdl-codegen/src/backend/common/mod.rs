@@ -2,7 +2,7 @@
 //! constants, the string tables of roles, fluents and moves, the text
 //! parsers, the `Game` methods that only read those tables ([`Strings`],
 //! [`game_impl`]), sanitized names ([`names`]), and the module as tokens or
-//! formatted text ([`format`]).
+//! formatted text ([`mod@format`]).
 //!
 //! A state is a `[u64; N]` bit set over the fluents in text order, and a move
 //! an id in the text order of its role's moves, in every back end: matches

@@ -8,12 +8,12 @@
 //!   out sorted with no run-time cost;
 //! - each query (legal moves and terminal, goal, next) has its own functions
 //!   computing the atoms of its schedule as word-mask tests over a value
-//!   vector ([`expr`], [`queries`]);
+//!   vector (`expr.rs`, `queries.rs`);
 //! - legal moves and terminal read one evaluation of a state, kept per
 //!   thread; goal and `next` start from it;
 //! - the joint move sets its `does` bits and, from per-move tables, its
 //!   move-set bits; bodies dispatched on a move run in a `match` on it; frame
-//!   rules are applied word by word from per-move keep tables ([`moves`]);
+//!   rules are applied word by word from per-move keep tables (`moves.rs`);
 //! - code is split into functions of bounded size so that rustc stays fast,
 //!   and its size is linear in the ground rules: atoms with very many bodies
 //!   are evaluated by a loop over constant tables ([`tables`]);

@@ -9,7 +9,8 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::playout::{run_playouts, Budget};
+use crate::parallel::run_playouts_parallel;
+use crate::playout::Budget;
 use crate::trace::{replay as replay_trace, Trace};
 use crate::{Game, Goal, Move, Rng};
 
@@ -20,17 +21,39 @@ pub const FAILED: i32 = 1;
 /// Exit status: a usage or I/O error.
 pub const USAGE: i32 = 2;
 
+/// How a batch of playouts runs: its seed, step bound and threads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlayoutOptions {
+    /// Seed of the random move choices (thread `i > 0` derives its own).
+    pub seed: u64,
+    /// Step bound of each playout.
+    pub max_steps: usize,
+    /// Threads playing independent playouts.
+    pub threads: usize,
+}
+
 /// Runs `playouts` seeded random playouts and prints their speed and outcomes.
-pub fn play<G: Game>(game: &G, label: &str, playouts: u64, seed: u64, max_steps: usize) -> i32 {
-    let stats = run_playouts(game, Budget::Playouts(playouts.max(1)), seed, max_steps);
+pub fn play<G: Game + Sync>(game: &G, label: &str, playouts: u64, opts: PlayoutOptions) -> i32 {
+    let PlayoutOptions {
+        seed,
+        max_steps,
+        threads,
+    } = opts;
+    let budget = Budget::Playouts(playouts.max(1));
+    let stats = run_playouts_parallel(game, budget, seed, max_steps, threads);
     let goals: Vec<String> = (0..game.num_roles())
         .map(|r| match stats.average_goal(r) {
             Some(avg) => format!("{} {avg:.1}", game.role_name(r)),
             None => format!("{} -", game.role_name(r)),
         })
         .collect();
+    let on = if threads > 1 {
+        format!(" on {threads} threads")
+    } else {
+        String::new()
+    };
     println!(
-        "{label}: {} playouts in {:.3} s: {:.0} playouts/s, {:.0} states/s; average length {:.2}; average goals: {}",
+        "{label}: {} playouts{on} in {:.3} s: {:.0} playouts/s, {:.0} states/s; average length {:.2}; average goals: {}",
         stats.playouts,
         stats.elapsed.as_secs_f64(),
         stats.playouts_per_sec(),
@@ -197,33 +220,36 @@ pub struct BenchResult {
     pub playouts_per_sec: f64,
     /// States per second.
     pub states_per_sec: f64,
+    /// Threads that played.
+    pub threads: usize,
 }
 
 impl BenchResult {
     /// The result as one JSON object (the format `gdl-codegen bench --json` prints).
     pub fn to_json(&self) -> String {
         format!(
-            "{{\"reasoner\":\"{}\",\"playouts\":{},\"states\":{},\"seconds\":{:.6},\"playouts_per_sec\":{:.3},\"states_per_sec\":{:.3}}}",
+            "{{\"reasoner\":\"{}\",\"playouts\":{},\"states\":{},\"seconds\":{:.6},\"playouts_per_sec\":{:.3},\"states_per_sec\":{:.3},\"threads\":{}}}",
             self.reasoner.replace(['"', '\\'], ""),
             self.playouts,
             self.states,
             self.seconds,
             self.playouts_per_sec,
-            self.states_per_sec
+            self.states_per_sec,
+            self.threads
         )
     }
 }
 
-/// Seeded random playouts on one thread for `seconds` (at least one playout).
-pub fn bench<G: Game>(
+/// Seeded random playouts for `seconds` on each thread (at least one
+/// playout).
+pub fn bench<G: Game + Sync>(
     game: &G,
     reasoner: &str,
     seconds: f64,
-    seed: u64,
-    max_steps: usize,
+    opts: PlayoutOptions,
 ) -> BenchResult {
     let budget = Budget::Time(Duration::from_secs_f64(seconds.max(0.0)));
-    let stats = run_playouts(game, budget, seed, max_steps);
+    let stats = run_playouts_parallel(game, budget, opts.seed, opts.max_steps, opts.threads);
     BenchResult {
         reasoner: reasoner.to_owned(),
         playouts: stats.playouts,
@@ -231,6 +257,7 @@ pub fn bench<G: Game>(
         seconds: stats.elapsed.as_secs_f64(),
         playouts_per_sec: stats.playouts_per_sec(),
         states_per_sec: stats.states_per_sec(),
+        threads: opts.threads.max(1),
     }
 }
 
@@ -277,26 +304,35 @@ impl Args {
         }
     }
 
+    /// `--seed`, `--max-steps` and `--threads`.
+    fn playout_options(&self) -> Result<PlayoutOptions, String> {
+        Ok(PlayoutOptions {
+            seed: self.get("seed", 1)?,
+            max_steps: self.get("max-steps", crate::DEFAULT_MAX_DEPTH)?,
+            threads: self.get("threads", 1)?,
+        })
+    }
+
     fn flag(&self, name: &str) -> bool {
         self.flags.iter().any(|f| f == name)
     }
 }
 
-const USAGE_TEXT: &str = "usage: GAME-BINARY play [--playouts N] [--seed S] [--max-steps M]
+const USAGE_TEXT: &str = "usage: GAME-BINARY play [--playouts N] [--seed S] [--max-steps M] [--threads T]
        GAME-BINARY replay TRACE...
        GAME-BINARY simulate [--matches N] [--max-steps M] [--seed S] [--deny-warnings]
-       GAME-BINARY bench [--seconds S] [--seed S] [--max-steps M] [--json] [--reasoner NAME]
+       GAME-BINARY bench [--seconds S] [--seed S] [--max-steps M] [--threads T] [--json] [--reasoner NAME]
        GAME-BINARY perft DEPTH [--state \"FLUENTS\"]";
 
 /// The entry point of a compiled game's binary: runs the command named by the
 /// process arguments on `game` and returns the exit status.
-pub fn main<G: Game>(game: &G, label: &str) -> i32 {
+pub fn main<G: Game + Sync>(game: &G, label: &str) -> i32 {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     run(game, label, &argv)
 }
 
 /// Runs the command in `argv` (without the program name) on `game`.
-pub fn run<G: Game>(game: &G, label: &str, argv: &[String]) -> i32 {
+pub fn run<G: Game + Sync>(game: &G, label: &str, argv: &[String]) -> i32 {
     let Some((command, rest)) = argv.split_first() else {
         eprintln!("{USAGE_TEXT}");
         return USAGE;
@@ -308,8 +344,7 @@ pub fn run<G: Game>(game: &G, label: &str, argv: &[String]) -> i32 {
                 game,
                 label,
                 args.get("playouts", 1000)?,
-                args.get("seed", 1)?,
-                args.get("max-steps", crate::DEFAULT_MAX_DEPTH)?,
+                args.playout_options()?,
             ),
             "replay" => replay(game, &args.positional),
             "simulate" => simulate(
@@ -325,8 +360,7 @@ pub fn run<G: Game>(game: &G, label: &str, argv: &[String]) -> i32 {
                     game,
                     &args.get("reasoner", "compiled".to_owned())?,
                     args.get("seconds", 3.0)?,
-                    args.get("seed", 1)?,
-                    args.get("max-steps", crate::DEFAULT_MAX_DEPTH)?,
+                    args.playout_options()?,
                 );
                 if args.flag("json") {
                     println!("{}", r.to_json());
@@ -389,16 +423,23 @@ mod tests {
 
     #[test]
     fn bench_json_has_the_documented_fields() {
-        let r = bench(&Nim { pile: 7 }, "test", 0.0, 1, 100);
+        let opts = PlayoutOptions {
+            seed: 1,
+            max_steps: 100,
+            threads: 2,
+        };
+        let r = bench(&Nim { pile: 7 }, "test", 0.0, opts);
         let json = r.to_json();
         for field in [
             "\"reasoner\":\"test\"",
             "\"playouts_per_sec\":",
             "\"states_per_sec\":",
+            "\"threads\":2",
         ] {
             assert!(json.contains(field), "{json}");
         }
-        assert!(r.playouts >= 1);
+        // At least one playout on each thread.
+        assert!(r.playouts >= 2);
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod bench;
 pub mod cli;
 mod game;
 pub mod montecarlo;
+pub mod parallel;
 pub mod perft;
 pub mod playout;
 pub mod rng;
@@ -30,6 +31,7 @@ pub mod trace;
 pub use bench::measure;
 pub use game::{Game, Goal, Move, MoveError, ParseError, Role};
 pub use montecarlo::{flat_monte_carlo, MonteCarloChoice, MoveEvaluation};
+pub use parallel::run_playouts_parallel;
 pub use perft::{perft, perft_divide};
 pub use playout::{
     playout, playout_in_place, run_playouts, Budget, Playout, PlayoutBuffers, PlayoutEnd,

@@ -89,6 +89,9 @@ pub struct PlayArgs {
     /// Step bound of each playout.
     #[arg(long, default_value_t = 10_000)]
     max_steps: usize,
+    /// Threads playing independent playouts (the playouts are shared out).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// Arguments of `bench`.
@@ -110,6 +113,9 @@ pub struct BenchArgs {
     /// Step bound of each playout.
     #[arg(long, default_value_t = 10_000)]
     max_steps: usize,
+    /// Threads playing independent playouts, each for the given seconds.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Print one JSON object per reasoner instead of a table.
     #[arg(long)]
     json: bool,
@@ -259,6 +265,8 @@ pub fn play(args: &PlayArgs) -> u8 {
         args.seed.to_string(),
         "--max-steps".to_owned(),
         args.max_steps.to_string(),
+        "--threads".to_owned(),
+        args.threads.to_string(),
     ];
     loaded.run(loaded.choose(args.reasoner), &argv)
 }
@@ -316,6 +324,8 @@ pub fn bench(args: &BenchArgs) -> u8 {
             args.seed.to_string(),
             "--max-steps".to_owned(),
             args.max_steps.to_string(),
+            "--threads".to_owned(),
+            args.threads.to_string(),
         ];
         let result = match r {
             Reasoner::Compiled => loaded.compiled_binary().and_then(|bin| {
@@ -341,8 +351,12 @@ pub fn bench(args: &BenchArgs) -> u8 {
             println!("{r}");
         }
     } else {
+        let threads = match args.threads {
+            1 => "one thread".to_owned(),
+            n => format!("{n} threads"),
+        };
         println!(
-            "{}: {:.1} s of seeded random playouts per reasoner, one thread",
+            "{}: {:.1} s of seeded random playouts per reasoner, {threads}",
             args.game, args.seconds
         );
         println!(
@@ -378,6 +392,15 @@ pub fn bench(args: &BenchArgs) -> u8 {
     worst
 }
 
+/// The playout options of `bench`.
+fn options(args: &BenchArgs) -> cli::PlayoutOptions {
+    cli::PlayoutOptions {
+        seed: args.seed,
+        max_steps: args.max_steps,
+        threads: args.threads,
+    }
+}
+
 fn in_process_bench(
     loaded: &Loaded,
     r: Reasoner,
@@ -392,13 +415,7 @@ fn in_process_bench(
                 eprintln!("error: cannot build the interpreter: {e}");
                 status::INVALID
             })?;
-            run(cli::bench(
-                &game,
-                r.name(),
-                args.seconds,
-                args.seed,
-                args.max_steps,
-            ))
+            run(cli::bench(&game, r.name(), args.seconds, options(args)))
         }
         Reasoner::Propnet => {
             let gp = loaded.ground().map_err(|e| {
@@ -409,8 +426,7 @@ fn in_process_bench(
                 &Propnet::new(gp),
                 r.name(),
                 args.seconds,
-                args.seed,
-                args.max_steps,
+                options(args),
             ))
         }
         Reasoner::Compiled => Err(status::INVALID),

@@ -14,7 +14,8 @@
 //! they are only compared with the computed sets, being often looser.
 
 use super::budget::{Budget, GroundError};
-use super::fixpoint::{CRule, Db, Lit, Pat};
+use super::db::Db;
+use super::rule::{CRule, Lit, Pat};
 use super::terms::Terms;
 use crate::front::ir::{Keyword, Literal, PredId, Program};
 

@@ -17,6 +17,7 @@ use super::budget::{Budget, GroundError};
 use super::db::Db;
 use super::rule::{CRule, Lit, Pat};
 use super::terms::Terms;
+use crate::analysis::dynamic::depends_on;
 use crate::front::ir::{Keyword, Literal, PredId, Program};
 
 /// A body literal that stays in ground rules: one on a dynamic relation.
@@ -73,42 +74,21 @@ pub fn rel_name(program: &Program, p: PredId) -> String {
     }
 }
 
-/// Which relations are dynamic.
+/// Which relations are dynamic: they depend on the state or the joint move,
+/// or on `legal`, `next`, `goal` or `terminal` (which the ground program
+/// keeps as outputs even where they happen not to depend on the state).
 pub fn dynamic_relations(program: &Program) -> Vec<bool> {
-    let mut dynamic = vec![false; program.preds.len()];
-    for kw in [
-        Keyword::True,
-        Keyword::Does,
-        Keyword::Legal,
-        Keyword::Next,
-        Keyword::Goal,
-        Keyword::Terminal,
-    ] {
-        if let Some(p) = program.keyword_pred(kw) {
-            dynamic[p.0 as usize] = true;
-        }
-    }
-    // Propagate along dependencies until nothing changes. Each pass is
-    // linear; passes are bounded by the length of the longest chain.
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for rule in &program.rules {
-            let h = rule.head.pred.0 as usize;
-            if dynamic[h] {
-                continue;
-            }
-            let dep = rule.body.iter().any(|l| match l {
-                Literal::Pos(a) | Literal::Neg(a) => dynamic[a.pred.0 as usize],
-                Literal::Distinct(..) => false,
-            });
-            if dep {
-                dynamic[h] = true;
-                changed = true;
-            }
-        }
-    }
-    dynamic
+    depends_on(
+        program,
+        &[
+            Keyword::True,
+            Keyword::Does,
+            Keyword::Legal,
+            Keyword::Next,
+            Keyword::Goal,
+            Keyword::Terminal,
+        ],
+    )
 }
 
 /// Computes static relations exactly and over-approximations of `base`,

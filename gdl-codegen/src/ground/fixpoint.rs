@@ -12,7 +12,7 @@ use super::db::Db;
 use super::exec::UNBOUND;
 use super::plan::Plan;
 use super::rule::{head_vars, CRule, Lit};
-use crate::analysis::deps::tarjan_adj;
+use crate::analysis::scc::tarjan;
 
 impl Db {
     /// Evaluates `rules` to their least fixpoint, component by component in
@@ -28,7 +28,9 @@ impl Db {
                 }
             }
         }
-        let (comp, num) = tarjan_adj(&succ);
+        let sccs = tarjan(&succ, |&v| v);
+        let num = sccs.count();
+        let comp = sccs.comp;
         let mut by_comp: Vec<Vec<usize>> = vec![Vec::new(); num];
         for (i, r) in rules.iter().enumerate() {
             by_comp[comp[r.head_rel] as usize].push(i);

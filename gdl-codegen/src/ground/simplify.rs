@@ -20,7 +20,7 @@ use rustc_hash::FxHashSet;
 
 use super::instantiate::Raw;
 use super::program::{AtomId, Component, GroundProgram, GroundRule, Lit, Output};
-use crate::analysis::deps::tarjan_adj;
+use crate::analysis::scc::tarjan;
 
 const UNKNOWN: i8 = 0;
 
@@ -493,7 +493,7 @@ impl Order {
                 }
             }
         }
-        let (comp, _) = tarjan_adj(&succ);
+        let comp = tarjan(&succ, |&v| v).comp;
         let mut order: Vec<usize> = (0..old_of.len()).collect();
         order.sort_by_key(|&i| (comp[i], i));
         let mut new_id = vec![u32::MAX; n];

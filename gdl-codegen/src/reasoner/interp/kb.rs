@@ -4,6 +4,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::analysis::dynamic::state_dependent;
+use crate::analysis::scc::{tarjan, Sccs};
 use crate::front::ir::{Keyword, Literal, Program, Term};
 use crate::front::symbols::Sym;
 
@@ -162,10 +164,9 @@ pub(crate) struct Kb {
     pub rules_of: Vec<Vec<u32>>,
     /// Plans of each relation's rules per call mask (bound argument positions).
     pub plans: FxHashMap<(u32, u64), Box<[Plan]>>,
-    /// Strongly connected component of each relation in the dependency graph.
-    pub scc_of: Vec<u32>,
-    /// The components, callees before callers.
-    pub sccs: Vec<Vec<u32>>,
+    /// The strongly connected components of the dependency graph, callees
+    /// before callers.
+    pub sccs: Sccs,
     /// Static relations too large to compute in full (or not computed yet):
     /// proved call by call, their complete call tables shared across queries.
     pub lazy: Vec<bool>,
@@ -270,21 +271,8 @@ impl Kb {
             });
         }
 
-        // Dynamic: reaches `true` or `does`. Iterate to a fixpoint (programs
-        // are small enough that the quadratic worst case does not matter).
-        let mut dynamic: Vec<bool> = kind.iter().map(|k| *k != Kind::Rules).collect();
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for p in 0..n {
-                if !dynamic[p] && edges[p].iter().any(|&q| dynamic[q as usize]) {
-                    dynamic[p] = true;
-                    changed = true;
-                }
-            }
-        }
-
-        let (scc_of, sccs) = tarjan(&edges);
+        let dynamic = state_dependent(program);
+        let sccs = tarjan(&edges, |&q| q as usize);
         let mut kb = Kb {
             arity,
             kind,
@@ -292,7 +280,6 @@ impl Kb {
             rules,
             rules_of,
             plans: FxHashMap::default(),
-            scc_of,
             sccs,
             lazy: vec![false; n],
             rels: (0..n).map(|_| None).collect(),
@@ -460,66 +447,4 @@ fn existential(args: &[Pat], mask: u64, needed: &[bool]) -> bool {
         }
     }
     true
-}
-
-/// Tarjan's algorithm, iteratively (dependency chains can be long): the
-/// component of each node, and the components with callees first.
-fn tarjan(edges: &[Vec<u32>]) -> (Vec<u32>, Vec<Vec<u32>>) {
-    let n = edges.len();
-    const UNSEEN: u32 = u32::MAX;
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut scc_of = vec![0u32; n];
-    let mut sccs: Vec<Vec<u32>> = Vec::new();
-    let mut counter = 0u32;
-    for root in 0..n {
-        if index[root] != UNSEEN {
-            continue;
-        }
-        // (node, next edge to look at)
-        let mut frames: Vec<(u32, usize)> = vec![(root as u32, 0)];
-        index[root] = counter;
-        low[root] = counter;
-        counter += 1;
-        stack.push(root as u32);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut e)) = frames.last_mut() {
-            let v = v as usize;
-            if let Some(&w) = edges[v].get(*e) {
-                *e += 1;
-                let w = w as usize;
-                if index[w] == UNSEEN {
-                    index[w] = counter;
-                    low[w] = counter;
-                    counter += 1;
-                    stack.push(w as u32);
-                    on_stack[w] = true;
-                    frames.push((w as u32, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            frames.pop();
-            if let Some(&(u, _)) = frames.last() {
-                low[u as usize] = low[u as usize].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let id = sccs.len() as u32;
-                let mut comp = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w as usize] = false;
-                    scc_of[w as usize] = id;
-                    comp.push(w);
-                    if w as usize == v {
-                        break;
-                    }
-                }
-                sccs.push(comp);
-            }
-        }
-    }
-    (scc_of, sccs)
 }

@@ -286,7 +286,7 @@ impl<'a> Ctx<'a> {
             }
         };
         let t = self.table(call, key);
-        let scc = kb.scc_of[pred as usize];
+        let scc = kb.sccs.comp[pred as usize];
         let run = self.find_run(scc);
         match self.tables[t as usize].status {
             Status::Complete => return Some(t),

@@ -7,6 +7,8 @@
 //!   it (arity, safety, stratification, the recursion restriction, keyword
 //!   restrictions);
 //! - [`analysis`]: the relation dependency graph, its components and strata;
+//! - [`lifted`]: the non-ground rule form the grounder and the interpreter
+//!   both evaluate;
 //! - [`ground`]: instantiate the rules over the reachable atoms and simplify;
 //! - [`backend`]: generate Rust from the ground program;
 //! - [`reasoner`]: the interpreter and the propnet, baselines and oracles;
@@ -24,4 +26,5 @@ pub mod front;
 pub mod ground;
 #[cfg(feature = "host")]
 pub mod host;
+pub mod lifted;
 pub mod reasoner;

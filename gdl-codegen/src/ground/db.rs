@@ -11,8 +11,8 @@
 use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, GroundError};
-use super::rule::Pat;
 use super::terms::{header, Kind, Terms};
+use crate::lifted::Pat;
 
 /// Position value of an atom that is in no relation.
 pub const NONE: u32 = u32::MAX;
@@ -142,7 +142,7 @@ impl Db {
             Pat::Ground(id) => *id,
             Pat::Func(f, args) => {
                 let mut key = Vec::with_capacity(args.len() + 1);
-                key.push(header(Kind::Func, *f));
+                key.push(header(Kind::Func, f.0));
                 for a in args.iter() {
                     let id = self.ground(a, binds);
                     key.push(id);
@@ -168,7 +168,7 @@ impl Db {
         match pat {
             Pat::Var(v) => Some(binds[*v as usize]),
             Pat::Ground(id) => Some(*id),
-            Pat::Func(f, args) => self.lookup_node(header(Kind::Func, *f), args, binds),
+            Pat::Func(f, args) => self.lookup_node(header(Kind::Func, f.0), args, binds),
         }
     }
 

@@ -15,10 +15,10 @@
 
 use super::budget::{Budget, GroundError};
 use super::db::Db;
-use super::rule::{CRule, Lit, Pat};
 use super::terms::Terms;
 use crate::analysis::dynamic::depends_on;
 use crate::front::ir::{Keyword, Literal, PredId, Program};
+use crate::lifted::{CRule, Lit, Pat};
 
 /// A body literal that stays in ground rules: one on a dynamic relation.
 #[derive(Clone, Debug)]
@@ -136,9 +136,9 @@ pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundErro
                         });
                     }
                     if !negated {
-                        body.push(Lit::Pos(rel, args));
+                        body.push(Lit::Pos(rel as u32, args));
                     } else if !dyn_lit {
-                        body.push(Lit::Neg(rel, args));
+                        body.push(Lit::Neg(rel as u32, args));
                     }
                 }
                 Literal::Distinct(a, b, _) => body.push(Lit::Distinct(
@@ -150,7 +150,7 @@ pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundErro
         rules.push(RuleInfo {
             source,
             relaxed: CRule {
-                head_rel: rule.head.pred.0 as usize,
+                head_rel: rule.head.pred.0,
                 head: rule
                     .head
                     .args
@@ -170,9 +170,9 @@ pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundErro
         from.map(|f| {
             let args: Box<[Pat]> = (0..arity as u32).map(Pat::Var).collect();
             CRule {
-                head_rel: to,
+                head_rel: to as u32,
                 head: args.clone(),
-                body: vec![Lit::Pos(f, args)],
+                body: vec![Lit::Pos(f as u32, args)],
                 num_vars: arity,
             }
         })

@@ -3,8 +3,8 @@
 
 use super::db::{Db, NONE};
 use super::plan::{Plan, Range, Step};
-use super::rule::Pat;
 use super::terms::{header, Kind, Terms};
+use crate::lifted::Pat;
 
 /// Value of a variable not bound yet.
 pub(crate) const UNBOUND: u32 = u32::MAX;
@@ -219,7 +219,7 @@ fn match_pat(terms: &Terms, p: &Pat, id: u32, binds: &mut [u32], trail: &mut Vec
         }
         Pat::Ground(g) => *g == id,
         Pat::Func(f, args) => {
-            terms.head(id) == header(Kind::Func, *f) && {
+            terms.head(id) == header(Kind::Func, f.0) && {
                 let targs = terms.args(id);
                 targs.len() == args.len()
                     && args

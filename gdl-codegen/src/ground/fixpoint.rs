@@ -11,8 +11,8 @@ use super::budget::{Budget, GroundError};
 use super::db::Db;
 use super::exec::UNBOUND;
 use super::plan::Plan;
-use super::rule::{head_vars, CRule, Lit};
 use crate::analysis::scc::tarjan;
+use crate::lifted::{CRule, Lit};
 
 impl Db {
     /// Evaluates `rules` to their least fixpoint, component by component in
@@ -24,7 +24,7 @@ impl Db {
         for r in rules {
             for lit in &r.body {
                 if let Lit::Pos(rel, _) | Lit::Neg(rel, _) = lit {
-                    succ[r.head_rel].push(*rel);
+                    succ[r.head_rel as usize].push(*rel as usize);
                 }
             }
         }
@@ -33,7 +33,7 @@ impl Db {
         let comp = sccs.comp;
         let mut by_comp: Vec<Vec<usize>> = vec![Vec::new(); num];
         for (i, r) in rules.iter().enumerate() {
-            by_comp[comp[r.head_rel] as usize].push(i);
+            by_comp[comp[r.head_rel as usize] as usize].push(i);
         }
         let mut rels_of: Vec<Vec<usize>> = vec![Vec::new(); num];
         for (rel, &c) in comp.iter().enumerate() {
@@ -52,7 +52,7 @@ impl Db {
             let mut full_plans = Vec::new();
             for &ri in rule_ids {
                 let r = &rules[ri];
-                let plan = self.plan(&r.body, None, &in_scc, head_vars(r), r.num_vars);
+                let plan = self.plan(&r.body, None, &in_scc, r.head_vars(), r.num_vars);
                 full_plans.push(plan);
             }
             let mut prev: Vec<u32> = rels_of[c]
@@ -73,7 +73,7 @@ impl Db {
                 rules[ri]
                     .body
                     .iter()
-                    .any(|l| matches!(l, Lit::Pos(rel, _) if in_scc(*rel)))
+                    .any(|l| matches!(l, Lit::Pos(rel, _) if in_scc(*rel as usize)))
             });
             if !recursive {
                 continue;
@@ -94,13 +94,15 @@ impl Db {
                     let r = &rules[ri];
                     for (li, lit) in r.body.iter().enumerate() {
                         let Lit::Pos(rel, _) = lit else { continue };
-                        if !in_scc(*rel) || delta[*rel].0 == delta[*rel].1 {
+                        if !in_scc(*rel as usize)
+                            || delta[*rel as usize].0 == delta[*rel as usize].1
+                        {
                             continue;
                         }
                         let plan = delta_plans
                             .entry((ri, li))
                             .or_insert_with(|| {
-                                self.plan(&r.body, Some(li), &in_scc, head_vars(r), r.num_vars)
+                                self.plan(&r.body, Some(li), &in_scc, r.head_vars(), r.num_vars)
                             })
                             .clone();
                         self.fire(r, &plan, &delta, &mut out, &mut binds, budget)?;
@@ -123,7 +125,7 @@ impl Db {
     ) -> Result<(), GroundError> {
         out.clear();
         let Some(found) = self.run(plan, delta, out, rule.num_vars) else {
-            return Err(budget.work_error(&self.rel_names[rule.head_rel]));
+            return Err(budget.work_error(&self.rel_names[rule.head_rel as usize]));
         };
         binds.clear();
         binds.resize(rule.num_vars, UNBOUND);
@@ -131,8 +133,8 @@ impl Db {
         if w == 0 {
             // A ground head: derived when at least one solution exists.
             if found {
-                let atom = self.ground_atom(rule.head_rel, &rule.head, binds);
-                self.insert(rule.head_rel, atom, budget)?;
+                let atom = self.ground_atom(rule.head_rel as usize, &rule.head, binds);
+                self.insert(rule.head_rel as usize, atom, budget)?;
             }
             return Ok(());
         }
@@ -140,8 +142,8 @@ impl Db {
             for (k, &v) in plan.out_vars.iter().enumerate() {
                 binds[v as usize] = chunk[k];
             }
-            let atom = self.ground_atom(rule.head_rel, &rule.head, binds);
-            self.insert(rule.head_rel, atom, budget)?;
+            let atom = self.ground_atom(rule.head_rel as usize, &rule.head, binds);
+            self.insert(rule.head_rel as usize, atom, budget)?;
         }
         Ok(())
     }

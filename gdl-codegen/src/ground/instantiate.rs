@@ -232,7 +232,7 @@ fn instantiate_rule(
     let plan = db.plan(&rule.body, None, &no_scc, out_vars, rule.num_vars);
     let mut out = Vec::new();
     let Some(found) = db.run(&plan, &[], &mut out, rule.num_vars) else {
-        return Err(budget.work_error(&db.rel_names[rule.head_rel]));
+        return Err(budget.work_error(&db.rel_names[rule.head_rel as usize]));
     };
     if !found {
         return Ok(());
@@ -246,10 +246,10 @@ fn instantiate_rule(
         }
         raw.instances += 1;
         if raw.instances & 1023 == 0 {
-            budget.check_rules(raw.instances, &db.rel_names[rule.head_rel])?;
+            budget.check_rules(raw.instances, &db.rel_names[rule.head_rel as usize])?;
             budget.check_memory(
                 db.bytes() + raw.lits.len() * 4 + raw.heads.len() * 8,
-                &db.rel_names[rule.head_rel],
+                &db.rel_names[rule.head_rel as usize],
             )?;
         }
         let mark = raw.lits.len();
@@ -279,7 +279,7 @@ fn instantiate_rule(
                 }
             }
         }
-        let head = db.ground_atom(rule.head_rel, &rule.head, &binds);
+        let head = db.ground_atom(rule.head_rel as usize, &rule.head, &binds);
         let h = derived.id(raw, head);
         raw.heads.push(h);
         raw.starts.push(raw.lits.len() as u32);

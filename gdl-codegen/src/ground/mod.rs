@@ -23,7 +23,6 @@ pub mod fixpoint;
 pub mod instantiate;
 pub mod plan;
 pub mod program;
-pub mod rule;
 pub mod simplify;
 pub mod terms;
 

@@ -2,7 +2,7 @@
 //! the index each scan uses.
 
 use super::db::{Db, Spec};
-use super::rule::{Lit, Pat};
+use crate::lifted::{Lit, Pat};
 
 /// Which tuples of a relation a plan step reads (semi-naive evaluation).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -97,7 +97,7 @@ impl Db {
                                 continue;
                             }
                             if let Lit::Pos(rel, args) = lit {
-                                let size = self.rels[*rel].tuples.len().max(1) as f64;
+                                let size = self.rels[*rel as usize].tuples.len().max(1) as f64;
                                 let mut k = 0;
                                 for a in args.iter() {
                                     k += bound_leaves(a, &bound);
@@ -138,23 +138,23 @@ impl Db {
                     for v in newly {
                         bound[v as usize] = true;
                     }
-                    let index = constrained.then(|| self.index_for(*rel, spec.into()));
+                    let index = constrained.then(|| self.index_for(*rel as usize, spec.into()));
                     steps.push(Step::Scan {
-                        rel: *rel,
+                        rel: *rel as usize,
                         args: args.clone(),
                         index,
                         key_vars: key_vars.into(),
-                        range: range_of(i, *rel),
+                        range: range_of(i, *rel as usize),
                     });
                 }
                 Lit::Pos(rel, args) => steps.push(Step::Check {
-                    rel: *rel,
+                    rel: *rel as usize,
                     args: args.clone(),
                     negated: false,
-                    range: range_of(i, *rel),
+                    range: range_of(i, *rel as usize),
                 }),
                 Lit::Neg(rel, args) => steps.push(Step::Check {
-                    rel: *rel,
+                    rel: *rel as usize,
                     args: args.clone(),
                     negated: true,
                     range: Range::Full,
@@ -206,7 +206,7 @@ fn make_spec(
         Pat::Func(f, args) => {
             *constrained = true;
             Spec::Func(
-                *f,
+                f.0,
                 args.iter()
                     .map(|a| make_spec(a, bound, key_vars, constrained, newly))
                     .collect(),

@@ -6,59 +6,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::dynamic::state_dependent;
 use crate::analysis::scc::{tarjan, Sccs};
-use crate::front::ir::{Keyword, Literal, Program, Term};
-use crate::front::symbols::Sym;
+use crate::front::ir::{Keyword, Literal, Program};
+use crate::lifted::{CRule, Lit, Pat};
 
 use super::terms::{tuple_hash, TermStore, TupleSet};
-
-/// A term of a rule, with its ground parts interned.
-#[derive(Clone, Debug)]
-pub(crate) enum Pat {
-    /// A variable of the rule.
-    Var(u32),
-    /// A ground term (id in the shared store).
-    Ground(u32),
-    /// A function application with at least one variable inside.
-    Func(Sym, Box<[Pat]>),
-}
-
-impl Pat {
-    fn for_each_var(&self, f: &mut impl FnMut(u32)) {
-        match self {
-            Pat::Var(v) => f(*v),
-            Pat::Ground(_) => {}
-            Pat::Func(_, args) => args.iter().for_each(|a| a.for_each_var(f)),
-        }
-    }
-
-    /// Whether the pattern is ground once the variables in `bound` are.
-    fn bound_by(&self, bound: &[bool]) -> bool {
-        match self {
-            Pat::Var(v) => bound[*v as usize],
-            Pat::Ground(_) => true,
-            Pat::Func(_, args) => args.iter().all(|a| a.bound_by(bound)),
-        }
-    }
-}
-
-/// A body literal of a compiled rule.
-#[derive(Clone, Debug)]
-pub(crate) enum Lit {
-    /// `(p args..)`
-    Pos(u32, Box<[Pat]>),
-    /// `(not (p args..))`
-    Neg(u32, Box<[Pat]>),
-    /// `(distinct a b)`
-    Distinct(Pat, Pat),
-}
-
-/// A compiled rule.
-#[derive(Clone, Debug)]
-pub(crate) struct CRule {
-    pub head: Box<[Pat]>,
-    pub body: Vec<Lit>,
-    pub num_vars: usize,
-}
 
 /// One subgoal of a plan: which body literal, and (for atoms) which of its
 /// arguments are ground when it runs, as a bit mask.
@@ -187,28 +138,6 @@ pub(crate) fn key_mask(key: &[u32]) -> u64 {
     m
 }
 
-fn compile_term(t: &Term, store: &mut TermStore) -> Pat {
-    match t {
-        Term::Var(v) => Pat::Var(*v),
-        Term::Const(s) => Pat::Ground(store.intern(*s, false, &[])),
-        Term::Func(f, args) => {
-            let args: Vec<Pat> = args.iter().map(|a| compile_term(a, store)).collect();
-            if args.iter().all(|a| matches!(a, Pat::Ground(_))) {
-                let ids: Vec<u32> = args
-                    .iter()
-                    .map(|a| match a {
-                        Pat::Ground(id) => *id,
-                        _ => unreachable!("all arguments are ground"),
-                    })
-                    .collect();
-                Pat::Ground(store.intern(*f, true, &ids))
-            } else {
-                Pat::Func(*f, args.into())
-            }
-        }
-    }
-}
-
 impl Kb {
     /// Compiles `program`, interning its ground terms into `store`. Static
     /// relations are left uncomputed (see `prove::compute_static`).
@@ -238,7 +167,7 @@ impl Kb {
                 .head
                 .args
                 .iter()
-                .map(|t| compile_term(t, store))
+                .map(|t| Pat::compile(store, t))
                 .collect();
             let body: Vec<Lit> = rule
                 .body
@@ -248,23 +177,24 @@ impl Kb {
                         edges[hp as usize].push(a.pred.0);
                         Lit::Pos(
                             a.pred.0,
-                            a.args.iter().map(|t| compile_term(t, store)).collect(),
+                            a.args.iter().map(|t| Pat::compile(store, t)).collect(),
                         )
                     }
                     Literal::Neg(a) => {
                         edges[hp as usize].push(a.pred.0);
                         Lit::Neg(
                             a.pred.0,
-                            a.args.iter().map(|t| compile_term(t, store)).collect(),
+                            a.args.iter().map(|t| Pat::compile(store, t)).collect(),
                         )
                     }
                     Literal::Distinct(a, b, _) => {
-                        Lit::Distinct(compile_term(a, store), compile_term(b, store))
+                        Lit::Distinct(Pat::compile(store, a), Pat::compile(store, b))
                     }
                 })
                 .collect();
             rules_of[hp as usize].push(rules.len() as u32);
             rules.push(CRule {
+                head_rel: hp,
                 head,
                 body,
                 num_vars: rule.num_vars(),

@@ -26,8 +26,9 @@ use std::sync::{Arc, RwLock};
 
 use rustc_hash::FxHashMap;
 
-use super::kb::{key_mask, masked_hash, CRule, Kb, Kind, Lit, Pat, Plan, EXIST};
+use super::kb::{key_mask, masked_hash, Kb, Kind, Plan, EXIST};
 use super::terms::{Terms, TupleSet, FREE};
+use crate::lifted::{CRule, Lit, Pat};
 
 /// Where a call stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

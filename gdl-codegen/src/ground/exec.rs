@@ -109,21 +109,8 @@ impl Exec<'_> {
                 ..
             } => {
                 let r = &db.rels[*rel];
-                let mut found = false;
                 match index {
-                    None => {
-                        for p in lo..hi {
-                            if self.work > self.max_work {
-                                return false;
-                            }
-                            if self.try_atom(args, r.tuples[p as usize], s) {
-                                found = true;
-                                if stop_early {
-                                    return true;
-                                }
-                            }
-                        }
-                    }
+                    None => self.scan(args, &r.tuples, lo..hi, s, stop_early),
                     Some(ix) => {
                         self.key.clear();
                         for &v in key_vars.iter() {
@@ -142,20 +129,9 @@ impl Exec<'_> {
                         } else {
                             list.partition_point(|&p| p < hi)
                         };
-                        for &p in &list[a..b] {
-                            if self.work > self.max_work {
-                                return false;
-                            }
-                            if self.try_atom(args, r.tuples[p as usize], s) {
-                                found = true;
-                                if stop_early {
-                                    return true;
-                                }
-                            }
-                        }
+                        self.scan(args, &r.tuples, list[a..b].iter().copied(), s, stop_early)
                     }
                 }
-                found
             }
             Step::Check {
                 rel, args, negated, ..
@@ -181,6 +157,33 @@ impl Exec<'_> {
                 }
             }
         }
+    }
+
+    /// Tries the tuples at `positions` against `args`, running the rest of
+    /// the plan for each match; with `stop_early`, up to the first solution.
+    /// Returns whether a solution was found (false once out of budget).
+    #[inline]
+    fn scan(
+        &mut self,
+        args: &[Pat],
+        tuples: &[u32],
+        positions: impl Iterator<Item = u32>,
+        s: usize,
+        stop_early: bool,
+    ) -> bool {
+        let mut found = false;
+        for p in positions {
+            if self.work > self.max_work {
+                return false;
+            }
+            if self.try_atom(args, tuples[p as usize], s) {
+                found = true;
+                if stop_early {
+                    return true;
+                }
+            }
+        }
+        found
     }
 
     /// Matches atom `id`'s arguments against `args`, then runs the rest.

@@ -34,7 +34,8 @@
 
 use std::path::{Path, PathBuf};
 
-use gdl_codegen::backend::ground::{names, EmitError};
+use gdl_codegen::backend::common::names;
+use gdl_codegen::backend::ground::EmitError;
 use gdl_codegen::codegen::{self, CodegenError, CodegenOptions};
 use gdl_codegen::front::diag::Diagnostic;
 use gdl_codegen::front::source::SourceFile;

@@ -5,8 +5,8 @@
 //! semi-naive evaluation reads "old" tuples (before the last round), the
 //! "delta" (added by the last round) and "full" through ranges, with no
 //! copying. Indexes are built lazily for the access patterns the join plans
-//! ask for ([`Db::index_for`]), and catch up with appended tuples before
-//! each join ([`Db::catch_up_index`]).
+//! ask for (`Db::index_for`), and catch up with appended tuples before
+//! each join (`Db::catch_up_index`).
 
 use rustc_hash::FxHashMap;
 

@@ -2,7 +2,7 @@
 //! reporting the output variables of each solution.
 
 use super::db::{Db, NONE};
-use super::plan::{Plan, Range, Step};
+use super::plan::{JoinPlan, Range, Step};
 use super::terms::{header, Kind, Terms};
 use crate::lifted::Pat;
 
@@ -11,7 +11,7 @@ pub(crate) const UNBOUND: u32 = u32::MAX;
 
 impl Db {
     /// Brings every index a plan uses up to date with its relation.
-    fn catch_up(&mut self, plan: &Plan) {
+    fn catch_up(&mut self, plan: &JoinPlan) {
         for step in &plan.steps {
             if let Step::Scan {
                 rel,
@@ -30,7 +30,7 @@ impl Db {
     /// exists, or `None` when the join work exceeds `max_work`.
     pub fn run(
         &mut self,
-        plan: &Plan,
+        plan: &JoinPlan,
         delta: &[(u32, u32)],
         out: &mut Vec<u32>,
         num_vars: usize,
@@ -74,7 +74,7 @@ impl Db {
 
 struct Exec<'a> {
     db: &'a Db,
-    plan: &'a Plan,
+    plan: &'a JoinPlan,
     ranges: &'a [(u32, u32)],
     binds: Vec<u32>,
     trail: Vec<u32>,

@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use super::budget::{Budget, GroundError};
 use super::db::Db;
 use super::exec::UNBOUND;
-use super::plan::Plan;
+use super::plan::JoinPlan;
 use crate::analysis::scc::tarjan;
 use crate::lifted::{CRule, Lit};
 
@@ -78,7 +78,7 @@ impl Db {
             if !recursive {
                 continue;
             }
-            let mut delta_plans: FxHashMap<(usize, usize), Plan> = FxHashMap::default();
+            let mut delta_plans: FxHashMap<(usize, usize), JoinPlan> = FxHashMap::default();
             loop {
                 let mut any = false;
                 for (k, &rel) in rels_of[c].iter().enumerate() {
@@ -117,7 +117,7 @@ impl Db {
     fn fire(
         &mut self,
         rule: &CRule,
-        plan: &Plan,
+        plan: &JoinPlan,
         delta: &[(u32, u32)],
         out: &mut Vec<u32>,
         binds: &mut Vec<u32>,

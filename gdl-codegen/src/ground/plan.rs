@@ -39,7 +39,7 @@ pub(crate) enum Step {
 
 /// An evaluation order for one rule (and one choice of delta literal).
 #[derive(Clone, Debug)]
-pub struct Plan {
+pub struct JoinPlan {
     /// The steps, in evaluation order.
     pub(crate) steps: Vec<Step>,
     /// From this step on every output variable is bound: the rest of the
@@ -61,7 +61,7 @@ impl Db {
         in_scc: &dyn Fn(usize) -> bool,
         out_vars: Vec<u32>,
         num_vars: usize,
-    ) -> Plan {
+    ) -> JoinPlan {
         let mut bound = vec![false; num_vars];
         let mut done = vec![false; body.len()];
         let mut steps = Vec::with_capacity(body.len());
@@ -165,7 +165,7 @@ impl Db {
                 exists_from = Some(steps.len());
             }
         }
-        Plan {
+        JoinPlan {
             exists_from: exists_from.unwrap_or(steps.len()),
             steps,
             out_vars,

@@ -1,6 +1,7 @@
-//! The compiled rule base: rules over interned terms, the dependency analysis
-//! (static vs state-dependent relations, strongly connected components), the
-//! subgoal orders ("plans") and the tables of static relations.
+//! The compiled rule base: the rules in lifted form ([`crate::lifted`]),
+//! the dependency analysis (static vs state-dependent relations and strongly
+//! connected components, from [`crate::analysis`]), the subgoal orders
+//! ("plans") and the tables of static relations.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -31,7 +32,7 @@ pub(crate) const EXIST: u32 = 1 << 31;
 
 /// A rule with its body in evaluation order, for one call pattern.
 #[derive(Clone, Debug)]
-pub(crate) struct Plan {
+pub(crate) struct CallPlan {
     pub rule: u32,
     pub steps: Box<[Step]>,
 }
@@ -50,7 +51,7 @@ pub(crate) enum Kind {
 /// A static relation, computed once: its tuples and hash indexes on the
 /// argument positions that plans bind.
 #[derive(Debug)]
-pub(crate) struct Relation {
+pub(crate) struct StaticTable {
     pub tuples: TupleSet,
     /// `(mask, hash of the masked values → tuple indices)`.
     indexes: Vec<(u64, FxHashMap<u64, Vec<u32>>)>,
@@ -70,7 +71,7 @@ pub(crate) fn masked_hash(mask: u64, vals: impl Iterator<Item = u32>) -> u64 {
     tuple_hash(&buf[..n])
 }
 
-impl Relation {
+impl StaticTable {
     fn new(tuples: TupleSet, masks: &FxHashSet<u64>) -> Self {
         let all = (0..tuples.len() as u32).collect();
         let mut indexes = Vec::new();
@@ -85,7 +86,7 @@ impl Relation {
             }
             indexes.push((mask, index));
         }
-        Relation {
+        StaticTable {
             tuples,
             indexes,
             all,
@@ -114,7 +115,7 @@ pub(crate) struct Kb {
     pub rules: Vec<CRule>,
     pub rules_of: Vec<Vec<u32>>,
     /// Plans of each relation's rules per call mask (bound argument positions).
-    pub plans: FxHashMap<(u32, u64), Box<[Plan]>>,
+    pub plans: FxHashMap<(u32, u64), Box<[CallPlan]>>,
     /// The strongly connected components of the dependency graph, callees
     /// before callers.
     pub sccs: Sccs,
@@ -122,7 +123,7 @@ pub(crate) struct Kb {
     /// proved call by call, their complete call tables shared across queries.
     pub lazy: Vec<bool>,
     /// Tables of the static relations, once computed.
-    pub rels: Vec<Option<Relation>>,
+    pub rels: Vec<Option<StaticTable>>,
     /// Argument masks under which plans look static relations up.
     pub index_masks: Vec<FxHashSet<u64>>,
 }
@@ -282,7 +283,7 @@ impl Kb {
                         }
                     }
                 }
-                plans.push(Plan {
+                plans.push(CallPlan {
                     rule: r,
                     steps: steps.into(),
                 });
@@ -357,7 +358,7 @@ impl Kb {
     /// Stores the computed table of static relation `p`, indexed for the
     /// masks its callers use.
     pub fn set_relation(&mut self, p: u32, tuples: TupleSet) {
-        let rel = Relation::new(tuples, &self.index_masks[p as usize]);
+        let rel = StaticTable::new(tuples, &self.index_masks[p as usize]);
         self.rels[p as usize] = Some(rel);
     }
 }

@@ -7,6 +7,8 @@
 //!   it (arity, safety, stratification, the recursion restriction, keyword
 //!   restrictions);
 //! - [`analysis`]: the relation dependency graph, its components and strata;
+//! - [`lifted`]: the non-ground rule form the grounder and the interpreter
+//!   both evaluate;
 //! - [`ground`]: instantiate the rules over the reachable atoms and simplify;
 //! - [`bitnet`]: the ground program as word-level rules over one bit vector,
 //!   with the analyses that decide what each query computes and when;
@@ -30,6 +32,7 @@ pub mod front;
 pub mod ground;
 #[cfg(feature = "host")]
 pub mod host;
+pub mod lifted;
 pub mod reasoner;
 pub mod session;
 

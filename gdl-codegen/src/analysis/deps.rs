@@ -1,6 +1,7 @@
 //! The dependency graph of a program's relations and its strongly connected
 //! components, shared by the checker and the reasoners.
 
+use super::scc::tarjan;
 use crate::front::ir::{Literal, PredId, Program};
 
 /// One dependency: a rule whose head is `from` mentions `to` in its body.
@@ -49,7 +50,9 @@ impl DepGraph {
                 });
             }
         }
-        let (scc, num_sccs) = tarjan(&edges);
+        let sccs = tarjan(&edges, |e| e.to.0 as usize);
+        let num_sccs = sccs.count();
+        let scc = sccs.comp;
         DepGraph {
             edges,
             scc,
@@ -102,71 +105,4 @@ impl DepGraph {
         }
         None
     }
-}
-
-/// Tarjan's algorithm, iterative so that long dependency chains cannot
-/// overflow the stack. Returns each node's component and the number of
-/// components (numbered in reverse topological order).
-pub fn tarjan(edges: &[Vec<Edge>]) -> (Vec<u32>, usize) {
-    let succ: Vec<Vec<usize>> = edges
-        .iter()
-        .map(|es| es.iter().map(|e| e.to.0 as usize).collect())
-        .collect();
-    tarjan_adj(&succ)
-}
-
-/// Tarjan's algorithm over adjacency lists.
-pub fn tarjan_adj(succ: &[Vec<usize>]) -> (Vec<u32>, usize) {
-    const UNSEEN: u32 = u32::MAX;
-    let n = succ.len();
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
-    let mut comp = vec![UNSEEN; n];
-    let mut stack = Vec::new();
-    let mut next_index = 0u32;
-    let mut num = 0usize;
-    for root in 0..n {
-        if index[root] != UNSEEN {
-            continue;
-        }
-        // (node, next successor position)
-        let mut call = vec![(root, 0usize)];
-        index[root] = next_index;
-        low[root] = next_index;
-        next_index += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (u, ref mut pos)) = call.last_mut() {
-            if let Some(&v) = succ[u].get(*pos) {
-                *pos += 1;
-                if index[v] == UNSEEN {
-                    index[v] = next_index;
-                    low[v] = next_index;
-                    next_index += 1;
-                    stack.push(v);
-                    on_stack[v] = true;
-                    call.push((v, 0));
-                } else if on_stack[v] {
-                    low[u] = low[u].min(index[v]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(parent, _)) = call.last() {
-                    low[parent] = low[parent].min(low[u]);
-                }
-                if low[u] == index[u] {
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp[w] = num as u32;
-                        if w == u {
-                            break;
-                        }
-                    }
-                    num += 1;
-                }
-            }
-        }
-    }
-    (comp, num)
 }

@@ -7,7 +7,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::analysis::deps::{tarjan_adj, DepGraph};
+use crate::analysis::deps::DepGraph;
+use crate::analysis::scc::tarjan;
 use crate::front::diag::{codes, Diagnostic, Diagnostics};
 use crate::front::ir::{Atom, Keyword, Literal, PredId, Program, Rule, Term};
 use crate::front::source::Span;
@@ -441,11 +442,7 @@ impl Checker<'_> {
                 }
             }
         }
-        let succ: Vec<Vec<usize>> = edges
-            .iter()
-            .map(|es| es.iter().map(|e| e.0).collect())
-            .collect();
-        let (comp, _) = tarjan_adj(&succ);
+        let comp = tarjan(&edges, |e| e.0).comp;
         let mut reported = FxHashSet::default();
         for (i, es) in edges.iter().enumerate() {
             for &(j, neg, li) in es {

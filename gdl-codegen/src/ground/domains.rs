@@ -14,9 +14,11 @@
 //! they are only compared with the computed sets, being often looser.
 
 use super::budget::{Budget, GroundError};
-use super::fixpoint::{CRule, Db, Lit, Pat};
+use super::db::Db;
 use super::terms::Terms;
+use crate::analysis::dynamic::depends_on;
 use crate::front::ir::{Keyword, Literal, PredId, Program};
+use crate::lifted::{CRule, Lit, Pat};
 
 /// A body literal that stays in ground rules: one on a dynamic relation.
 #[derive(Clone, Debug)]
@@ -72,42 +74,21 @@ pub fn rel_name(program: &Program, p: PredId) -> String {
     }
 }
 
-/// Which relations are dynamic.
+/// Which relations are dynamic: they depend on the state or the joint move,
+/// or on `legal`, `next`, `goal` or `terminal` (which the ground program
+/// keeps as outputs even where they happen not to depend on the state).
 pub fn dynamic_relations(program: &Program) -> Vec<bool> {
-    let mut dynamic = vec![false; program.preds.len()];
-    for kw in [
-        Keyword::True,
-        Keyword::Does,
-        Keyword::Legal,
-        Keyword::Next,
-        Keyword::Goal,
-        Keyword::Terminal,
-    ] {
-        if let Some(p) = program.keyword_pred(kw) {
-            dynamic[p.0 as usize] = true;
-        }
-    }
-    // Propagate along dependencies until nothing changes. Each pass is
-    // linear; passes are bounded by the length of the longest chain.
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for rule in &program.rules {
-            let h = rule.head.pred.0 as usize;
-            if dynamic[h] {
-                continue;
-            }
-            let dep = rule.body.iter().any(|l| match l {
-                Literal::Pos(a) | Literal::Neg(a) => dynamic[a.pred.0 as usize],
-                Literal::Distinct(..) => false,
-            });
-            if dep {
-                dynamic[h] = true;
-                changed = true;
-            }
-        }
-    }
-    dynamic
+    depends_on(
+        program,
+        &[
+            Keyword::True,
+            Keyword::Does,
+            Keyword::Legal,
+            Keyword::Next,
+            Keyword::Goal,
+            Keyword::Terminal,
+        ],
+    )
 }
 
 /// Computes static relations exactly and over-approximations of `base`,
@@ -155,9 +136,9 @@ pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundErro
                         });
                     }
                     if !negated {
-                        body.push(Lit::Pos(rel, args));
+                        body.push(Lit::Pos(rel as u32, args));
                     } else if !dyn_lit {
-                        body.push(Lit::Neg(rel, args));
+                        body.push(Lit::Neg(rel as u32, args));
                     }
                 }
                 Literal::Distinct(a, b, _) => body.push(Lit::Distinct(
@@ -169,7 +150,7 @@ pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundErro
         rules.push(RuleInfo {
             source,
             relaxed: CRule {
-                head_rel: rule.head.pred.0 as usize,
+                head_rel: rule.head.pred.0,
                 head: rule
                     .head
                     .args
@@ -189,9 +170,9 @@ pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundErro
         from.map(|f| {
             let args: Box<[Pat]> = (0..arity as u32).map(Pat::Var).collect();
             CRule {
-                head_rel: to,
+                head_rel: to as u32,
                 head: args.clone(),
-                body: vec![Lit::Pos(f, args)],
+                body: vec![Lit::Pos(f as u32, args)],
                 num_vars: arity,
             }
         })

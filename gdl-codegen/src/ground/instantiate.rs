@@ -14,8 +14,8 @@
 use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, GroundError};
-use super::domains::Domains;
-use super::fixpoint::NONE;
+use super::db::{Db, NONE};
+use super::domains::{Domains, RuleInfo};
 use super::program::{Lit, Output};
 use crate::front::ir::{Keyword, Program};
 
@@ -77,183 +77,237 @@ pub fn instantiate(
     budget: &Budget,
 ) -> Result<Raw, GroundError> {
     let mut raw = Raw::default();
-    let db = &mut dom.db;
-    let roles: Vec<u32> = program
-        .roles()
-        .iter()
-        .map(|&s| db.terms.constant(s))
-        .collect();
-    raw.roles = program
-        .roles()
-        .iter()
-        .map(|&s| program.symbols.name(s).to_owned())
-        .collect();
-
-    // Fluents: the computed base, sorted by text (fluent id = index).
-    let base_terms: Vec<u32> = db.rels[dom.base_rel]
-        .tuples
-        .iter()
-        .map(|&a| db.terms.args(a)[0])
-        .collect();
-    let fluents = sorted_by_text(base_terms, |t| db.terms.text(program, t));
-    let mut fluent_of: FxHashMap<u32, u32> = FxHashMap::default();
-    for (i, (text, t)) in fluents.into_iter().enumerate() {
-        fluent_of.insert(t, i as u32);
-        raw.fluents.push(text);
-    }
-    // Moves: the computed input, per role, sorted by text.
-    let mut does_of: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-    let mut next_atom = raw.fluents.len() as u32;
-    let mut move_terms: Vec<Vec<u32>> = Vec::new();
-    for &r in &roles {
-        let ms: Vec<u32> = db.rels[dom.input_rel]
-            .tuples
-            .iter()
-            .filter(|&&a| db.terms.args(a)[0] == r)
-            .map(|&a| db.terms.args(a)[1])
-            .collect();
-        let ms = sorted_by_text(ms, |t| db.terms.text(program, t));
-        raw.does_start.push(next_atom);
-        let mut texts = Vec::with_capacity(ms.len());
-        let mut mt = Vec::with_capacity(ms.len());
-        for (text, m) in ms {
-            does_of.insert((r, m), next_atom);
-            next_atom += 1;
-            texts.push(text);
-            mt.push(m);
-        }
-        raw.moves.push(texts);
-        move_terms.push(mt);
-    }
-    raw.num_inputs = next_atom;
-
-    // Derived atoms, numbered on first sight.
-    let mut derived_of: Vec<u32> = Vec::new();
-    let mut derive = |raw: &mut Raw, term: u32| -> u32 {
-        if derived_of.len() <= term as usize {
-            derived_of.resize(term as usize + 1, NONE);
-        }
-        if derived_of[term as usize] == NONE {
-            derived_of[term as usize] = raw.num_inputs + raw.derived.len() as u32;
-            raw.derived.push(term);
-        }
-        derived_of[term as usize]
-    };
-
+    let inputs = Inputs::number(program, dom, &mut raw);
+    let mut derived = Derived::default();
     raw.starts.push(0);
-    let mut out = Vec::new();
-    let mut binds = Vec::new();
-    let no_scc = |_: usize| false;
     for info in &dom.rules {
-        if !info.head_dynamic {
-            continue;
-        }
-        let rule = &info.relaxed;
-        let mut out_vars = Vec::new();
-        let mut add = |v: u32| {
-            if !out_vars.contains(&v) {
-                out_vars.push(v)
-            }
-        };
-        rule.head.iter().for_each(|p| p.for_each_var(&mut add));
-        for e in &info.emit {
-            e.args.iter().for_each(|p| p.for_each_var(&mut add));
-        }
-        let plan = db.plan(&rule.body, None, &no_scc, out_vars, rule.num_vars);
-        out.clear();
-        let Some(found) = db.run(&plan, &[], &mut out, rule.num_vars) else {
-            return Err(budget.work_error(&db.rel_names[rule.head_rel]));
-        };
-        if !found {
-            continue;
-        }
-        let w = plan.out_vars.len();
-        let solutions = out.len().checked_div(w).unwrap_or(1);
-        binds.clear();
-        binds.resize(rule.num_vars, NONE);
-        'solution: for s in 0..solutions {
-            for (k, &v) in plan.out_vars.iter().enumerate() {
-                binds[v as usize] = out[s * w + k];
-            }
-            raw.instances += 1;
-            if raw.instances & 1023 == 0 {
-                budget.check_rules(raw.instances, &db.rel_names[rule.head_rel])?;
-                budget.check_memory(
-                    db.bytes() + raw.lits.len() * 4 + raw.heads.len() * 8,
-                    &db.rel_names[rule.head_rel],
-                )?;
-            }
-            let mark = raw.lits.len();
-            for e in &info.emit {
-                let atom = if e.rel == dom.base_rel {
-                    db.lookup(&e.args[0], &binds)
-                        .and_then(|t| fluent_of.get(&t).copied())
-                } else if e.rel == dom.input_rel {
-                    match (db.lookup(&e.args[0], &binds), db.lookup(&e.args[1], &binds)) {
-                        (Some(r), Some(m)) => does_of.get(&(r, m)).copied(),
-                        _ => None,
-                    }
-                } else {
-                    db.lookup_atom_pat(e.rel, &e.args, &binds)
-                        .filter(|&a| db.contains(a))
-                        .map(|a| derive(&mut raw, a))
-                };
-                match atom {
-                    Some(a) => raw
-                        .lits
-                        .push(if e.negated { Lit::neg(a) } else { Lit::pos(a) }),
-                    // Outside the domain: the atom never holds.
-                    None if e.negated => {}
-                    None => {
-                        raw.lits.truncate(mark);
-                        continue 'solution;
-                    }
-                }
-            }
-            let head = db.ground_atom(rule.head_rel, &rule.head, &binds);
-            let h = derive(&mut raw, head);
-            raw.heads.push(h);
-            raw.starts.push(raw.lits.len() as u32);
+        if info.head_dynamic {
+            instantiate_rule(info, &mut dom.db, &inputs, &mut derived, &mut raw, budget)?;
         }
     }
     budget.check_rules(raw.instances, "(all)")?;
-
+    let db = &dom.db;
     // Initial state.
     if let Some(init) = program.keyword_pred(Keyword::Init) {
         for &a in &db.rels[init.0 as usize].tuples {
-            if let Some(&f) = fluent_of.get(&db.terms.args(a)[0]) {
+            if let Some(&f) = inputs.fluent_of.get(&db.terms.args(a)[0]) {
                 raw.init.push(f);
             }
         }
     }
     raw.init.sort_unstable();
     raw.init.dedup();
+    outputs(program, db, &inputs, &derived, &mut raw);
+    Ok(raw)
+}
 
-    // Outputs.
-    let out_of = |atom: Option<u32>| -> Output {
-        match atom.and_then(|a| derived_of.get(a as usize).copied()) {
+/// The input atoms: fluents and moves, numbered.
+struct Inputs {
+    /// Term ids of the roles.
+    roles: Vec<u32>,
+    /// Fluent id of each fluent term.
+    fluent_of: FxHashMap<u32, u32>,
+    /// Atom of each (role, move) term pair.
+    does_of: FxHashMap<(u32, u32), u32>,
+    /// Move terms per role, in atom order.
+    move_terms: Vec<Vec<u32>>,
+    /// Relation index of the computed `base`.
+    base_rel: usize,
+    /// Relation index of the computed `input`.
+    input_rel: usize,
+}
+
+impl Inputs {
+    /// Numbers the computed fluents (sorted by text; fluent id = index),
+    /// then each role's computed moves (sorted by text), filling in `raw`'s
+    /// roles, fluents, moves and input counts.
+    fn number(program: &Program, dom: &mut Domains, raw: &mut Raw) -> Inputs {
+        let db = &mut dom.db;
+        let roles: Vec<u32> = program
+            .roles()
+            .iter()
+            .map(|&s| db.terms.constant(s))
+            .collect();
+        raw.roles = program
+            .roles()
+            .iter()
+            .map(|&s| program.symbols.name(s).to_owned())
+            .collect();
+        let base_terms: Vec<u32> = db.rels[dom.base_rel]
+            .tuples
+            .iter()
+            .map(|&a| db.terms.args(a)[0])
+            .collect();
+        let fluents = sorted_by_text(base_terms, |t| db.terms.text(program, t));
+        let mut fluent_of: FxHashMap<u32, u32> = FxHashMap::default();
+        for (i, (text, t)) in fluents.into_iter().enumerate() {
+            fluent_of.insert(t, i as u32);
+            raw.fluents.push(text);
+        }
+        let mut does_of: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+        let mut next_atom = raw.fluents.len() as u32;
+        let mut move_terms: Vec<Vec<u32>> = Vec::new();
+        for &r in &roles {
+            let ms: Vec<u32> = db.rels[dom.input_rel]
+                .tuples
+                .iter()
+                .filter(|&&a| db.terms.args(a)[0] == r)
+                .map(|&a| db.terms.args(a)[1])
+                .collect();
+            let ms = sorted_by_text(ms, |t| db.terms.text(program, t));
+            raw.does_start.push(next_atom);
+            let mut texts = Vec::with_capacity(ms.len());
+            let mut mt = Vec::with_capacity(ms.len());
+            for (text, m) in ms {
+                does_of.insert((r, m), next_atom);
+                next_atom += 1;
+                texts.push(text);
+                mt.push(m);
+            }
+            raw.moves.push(texts);
+            move_terms.push(mt);
+        }
+        raw.num_inputs = next_atom;
+        Inputs {
+            roles,
+            fluent_of,
+            does_of,
+            move_terms,
+            base_rel: dom.base_rel,
+            input_rel: dom.input_rel,
+        }
+    }
+}
+
+/// Derived atoms, numbered on first sight after the inputs.
+#[derive(Default)]
+struct Derived {
+    /// Atom number of each term id ([`NONE`] if not derived).
+    of: Vec<u32>,
+}
+
+impl Derived {
+    /// The atom number of term `term`, numbering it if new.
+    fn id(&mut self, raw: &mut Raw, term: u32) -> u32 {
+        if self.of.len() <= term as usize {
+            self.of.resize(term as usize + 1, NONE);
+        }
+        if self.of[term as usize] == NONE {
+            self.of[term as usize] = raw.num_inputs + raw.derived.len() as u32;
+            raw.derived.push(term);
+        }
+        self.of[term as usize]
+    }
+
+    /// The output for term `atom`: its atom, or false if never derived.
+    fn output(&self, atom: Option<u32>) -> Output {
+        match atom.and_then(|a| self.of.get(a as usize).copied()) {
             Some(id) if id != NONE => Output::Atom(super::program::AtomId(id)),
             _ => Output::False,
         }
+    }
+}
+
+/// Adds the ground instances of one rule with a dynamic head to `raw`.
+fn instantiate_rule(
+    info: &RuleInfo,
+    db: &mut Db,
+    inputs: &Inputs,
+    derived: &mut Derived,
+    raw: &mut Raw,
+    budget: &Budget,
+) -> Result<(), GroundError> {
+    let no_scc = |_: usize| false;
+    let rule = &info.relaxed;
+    let mut out_vars = Vec::new();
+    let mut add = |v: u32| {
+        if !out_vars.contains(&v) {
+            out_vars.push(v)
+        }
     };
+    rule.head.iter().for_each(|p| p.for_each_var(&mut add));
+    for e in &info.emit {
+        e.args.iter().for_each(|p| p.for_each_var(&mut add));
+    }
+    let plan = db.plan(&rule.body, None, &no_scc, out_vars, rule.num_vars);
+    let mut out = Vec::new();
+    let Some(found) = db.run(&plan, &[], &mut out, rule.num_vars) else {
+        return Err(budget.work_error(&db.rel_names[rule.head_rel as usize]));
+    };
+    if !found {
+        return Ok(());
+    }
+    let w = plan.out_vars.len();
+    let solutions = out.len().checked_div(w).unwrap_or(1);
+    let mut binds = vec![NONE; rule.num_vars];
+    'solution: for s in 0..solutions {
+        for (k, &v) in plan.out_vars.iter().enumerate() {
+            binds[v as usize] = out[s * w + k];
+        }
+        raw.instances += 1;
+        if raw.instances & 1023 == 0 {
+            budget.check_rules(raw.instances, &db.rel_names[rule.head_rel as usize])?;
+            budget.check_memory(
+                db.bytes() + raw.lits.len() * 4 + raw.heads.len() * 8,
+                &db.rel_names[rule.head_rel as usize],
+            )?;
+        }
+        let mark = raw.lits.len();
+        for e in &info.emit {
+            let atom = if e.rel == inputs.base_rel {
+                db.lookup(&e.args[0], &binds)
+                    .and_then(|t| inputs.fluent_of.get(&t).copied())
+            } else if e.rel == inputs.input_rel {
+                match (db.lookup(&e.args[0], &binds), db.lookup(&e.args[1], &binds)) {
+                    (Some(r), Some(m)) => inputs.does_of.get(&(r, m)).copied(),
+                    _ => None,
+                }
+            } else {
+                db.lookup_atom_pat(e.rel, &e.args, &binds)
+                    .filter(|&a| db.contains(a))
+                    .map(|a| derived.id(raw, a))
+            };
+            match atom {
+                Some(a) => raw
+                    .lits
+                    .push(if e.negated { Lit::neg(a) } else { Lit::pos(a) }),
+                // Outside the domain: the atom never holds.
+                None if e.negated => {}
+                None => {
+                    raw.lits.truncate(mark);
+                    continue 'solution;
+                }
+            }
+        }
+        let head = db.ground_atom(rule.head_rel as usize, &rule.head, &binds);
+        let h = derived.id(raw, head);
+        raw.heads.push(h);
+        raw.starts.push(raw.lits.len() as u32);
+    }
+    Ok(())
+}
+
+/// Fills in `raw`'s outputs: `legal`, `next`, `terminal` and `goal`.
+fn outputs(program: &Program, db: &Db, inputs: &Inputs, derived: &Derived, raw: &mut Raw) {
+    let roles = &inputs.roles;
     let kw = |k| program.keyword_pred(k).map(|p| p.0 as usize);
     raw.legal = Vec::with_capacity(roles.len());
     for (ri, &r) in roles.iter().enumerate() {
-        let v = move_terms[ri]
+        let v = inputs.move_terms[ri]
             .iter()
-            .map(|&m| out_of(kw(Keyword::Legal).and_then(|l| db.lookup_atom(l, &[r, m]))))
+            .map(|&m| derived.output(kw(Keyword::Legal).and_then(|l| db.lookup_atom(l, &[r, m]))))
             .collect();
         raw.legal.push(v);
     }
     let mut fluent_terms = vec![0u32; raw.fluents.len()];
-    for (&t, &f) in &fluent_of {
+    for (&t, &f) in &inputs.fluent_of {
         fluent_terms[f as usize] = t;
     }
     raw.next = fluent_terms
         .iter()
-        .map(|&t| out_of(kw(Keyword::Next).and_then(|n| db.lookup_atom(n, &[t]))))
+        .map(|&t| derived.output(kw(Keyword::Next).and_then(|n| db.lookup_atom(n, &[t]))))
         .collect();
-    raw.terminal = out_of(kw(Keyword::Terminal).and_then(|t| db.lookup_atom(t, &[])));
+    raw.terminal = derived.output(kw(Keyword::Terminal).and_then(|t| db.lookup_atom(t, &[])));
     raw.goal = vec![Vec::new(); roles.len()];
     if let Some(g) = kw(Keyword::Goal) {
         for &a in &db.rels[g].tuples {
@@ -265,7 +319,7 @@ pub fn instantiate(
             let Ok(v) = db.terms.text(program, args[1]).parse::<u8>() else {
                 continue;
             };
-            let o = out_of(Some(a));
+            let o = derived.output(Some(a));
             if o != Output::False {
                 raw.goal[ri].push((v, o));
             }
@@ -274,5 +328,4 @@ pub fn instantiate(
             g.sort_by_key(|&(v, _)| v);
         }
     }
-    Ok(raw)
 }

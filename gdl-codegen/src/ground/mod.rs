@@ -5,7 +5,8 @@
 //! Phases (each timed in [`GroundStats`]):
 //! 1. [`domains`]: static relations evaluated once, and the reachable
 //!    fluents and moves by the one-step relaxed fixpoint ([`fixpoint`]
-//!    evaluates it bottom-up, semi-naively, with hash indexes);
+//!    evaluates it bottom-up, semi-naively, over the relations and hash
+//!    indexes of [`db`], joining by the [`plan`]s that [`exec`] runs);
 //! 2. [`instantiate`]: every dynamic rule over the domains, static literals
 //!    decided and dropped;
 //! 3. [`simplify`]: constants, duplicates, aliases, dead atoms; then a
@@ -15,9 +16,12 @@
 //! names the relation that blew up.
 
 pub mod budget;
+pub mod db;
 pub mod domains;
+pub mod exec;
 pub mod fixpoint;
 pub mod instantiate;
+pub mod plan;
 pub mod program;
 pub mod simplify;
 pub mod terms;

@@ -20,7 +20,7 @@ use rustc_hash::FxHashSet;
 
 use super::instantiate::Raw;
 use super::program::{AtomId, Component, GroundProgram, GroundRule, Lit, Output};
-use crate::analysis::deps::tarjan_adj;
+use crate::analysis::scc::tarjan;
 
 const UNKNOWN: i8 = 0;
 
@@ -376,140 +376,23 @@ fn joint_text(
 
 /// Simplifies `raw` and builds the final program. `derived_text` gives the
 /// GDL text of a derived atom from its term id.
-pub fn simplify(raw: Raw, derived_text: &dyn Fn(u32) -> String) -> GroundProgram {
-    let mut w = Work {
-        num_inputs: raw.num_inputs,
-        num_atoms: raw.num_atoms(),
-        rules: (0..raw.heads.len())
-            .map(|i| {
-                let b = &raw.lits[raw.starts[i] as usize..raw.starts[i + 1] as usize];
-                (raw.heads[i], b.to_vec())
-            })
-            .collect(),
-        legal: raw.legal,
-        next: raw.next,
-        terminal: raw.terminal,
-        goal: raw.goal,
-    };
-    for _ in 0..4 {
-        w.normalize();
-        w.propagate();
-        if !w.inline_aliases() {
-            break;
-        }
-    }
-    w.normalize();
-    w.propagate();
-    w.dedup_rules();
-    let roles: Vec<(u32, u32)> = raw
-        .does_start
-        .iter()
-        .zip(&raw.moves)
-        .map(|(&s, m)| (s, s + m.len() as u32))
-        .collect();
-    let joint = w.factor_joint_moves(&roles);
-    let live = w.remove_dead();
-
-    // Order derived atoms: SCCs of the dependency graph, dependencies first.
-    let ni = w.num_inputs as usize;
-    let n = w.num_atoms as usize;
-    let mut old_of: Vec<usize> = (ni..n).filter(|&a| live[a]).collect();
-    let mut compact = vec![u32::MAX; n];
-    for (i, &a) in old_of.iter().enumerate() {
-        compact[a] = i as u32;
-    }
-    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); old_of.len()];
-    for (h, body) in &w.rules {
-        let hi = compact[*h as usize] as usize;
-        for l in body {
-            let c = compact[l.atom().0 as usize];
-            if c != u32::MAX {
-                succ[hi].push(c as usize);
-            }
-        }
-    }
-    let (comp, _) = tarjan_adj(&succ);
-    let mut order: Vec<usize> = (0..old_of.len()).collect();
-    order.sort_by_key(|&i| (comp[i], i));
-    let mut new_id = vec![u32::MAX; n];
-    for (a, id) in new_id.iter_mut().enumerate().take(ni) {
-        *id = a as u32;
-    }
-    for (k, &i) in order.iter().enumerate() {
-        new_id[old_of[i]] = (ni + k) as u32;
-    }
-    let map_lit = |l: Lit| Lit(new_id[l.atom().0 as usize] << 1 | (l.0 & 1));
-    let map_out = |o: Output| match o {
-        Output::Atom(a) => Output::Atom(AtomId(new_id[a.0 as usize])),
-        c => c,
-    };
-    let mut rules: Vec<GroundRule> = w
-        .rules
-        .iter()
-        .map(|(h, body)| {
-            let mut b: Vec<Lit> = body.iter().map(|&l| map_lit(l)).collect();
-            b.sort_unstable();
-            GroundRule {
-                head: AtomId(new_id[*h as usize]),
-                body: b.into(),
-            }
-        })
-        .collect();
-    rules.sort_by_key(|r| r.head);
-    let nd = old_of.len();
-    let mut rule_start = vec![0u32; nd + 1];
-    for r in &rules {
-        rule_start[(r.head.0 as usize - ni) + 1] += 1;
-    }
-    for i in 0..nd {
-        rule_start[i + 1] += rule_start[i];
-    }
-    let mut components = Vec::new();
-    let mut k = 0;
-    while k < order.len() {
-        let c = comp[order[k]];
-        let mut e = k;
-        while e < order.len() && comp[order[e]] == c {
-            e += 1;
-        }
-        let start = (ni + k) as u32;
-        let end = (ni + e) as u32;
-        let cyclic = e - k > 1 || succ[order[k]].contains(&order[k]);
-        components.push(Component { start, end, cyclic });
-        k = e;
-    }
-
-    let mut atom_text = Vec::with_capacity(ni + nd);
-    for f in &raw.fluents {
-        atom_text.push(format!("(true {f})"));
-    }
-    for (r, ms) in raw.moves.iter().enumerate() {
-        for m in ms {
-            atom_text.push(format!("(does {} {m})", raw.roles[r]));
-        }
-    }
-    old_of.sort_by_key(|&a| new_id[a]);
-    for &a in &old_of {
-        atom_text.push(match raw.derived.get(a - ni) {
-            Some(&t) => derived_text(t),
-            None => joint_text(
-                &raw.roles,
-                &raw.moves,
-                &raw.does_start,
-                &joint[a - ni - raw.derived.len()],
-            ),
-        });
-    }
+pub fn simplify(mut raw: Raw, derived_text: &dyn Fn(u32) -> String) -> GroundProgram {
+    let mut w = Work::take(&mut raw);
+    let (joint, live) = w.reduce(&raw);
+    let ord = Order::new(&w, &live);
+    let (rules, rule_start) = ord.rules(&w);
+    let components = ord.components();
+    let atom_text = ord.atom_texts(&raw, &joint, derived_text);
     let legal = w
         .legal
         .iter()
-        .map(|v| v.iter().map(|&o| map_out(o)).collect())
+        .map(|v| v.iter().map(|&o| ord.map_out(o)).collect())
         .collect();
-    let next = w.next.iter().map(|&o| map_out(o)).collect();
+    let next = w.next.iter().map(|&o| ord.map_out(o)).collect();
     let goal = w
         .goal
         .iter()
-        .map(|v| v.iter().map(|&(g, o)| (g, map_out(o))).collect())
+        .map(|v| v.iter().map(|&(g, o)| (g, ord.map_out(o))).collect())
         .collect();
     GroundProgram {
         roles: raw.roles,
@@ -525,8 +408,200 @@ pub fn simplify(raw: Raw, derived_text: &dyn Fn(u32) -> String) -> GroundProgram
         components,
         legal,
         next,
-        terminal: map_out(w.terminal),
+        terminal: ord.map_out(w.terminal),
         goal,
         stats: Default::default(),
+    }
+}
+
+impl Work {
+    /// The working form of `raw`'s rules; its outputs move out of `raw`.
+    fn take(raw: &mut Raw) -> Work {
+        Work {
+            num_inputs: raw.num_inputs,
+            num_atoms: raw.num_atoms(),
+            rules: (0..raw.heads.len())
+                .map(|i| {
+                    let b = &raw.lits[raw.starts[i] as usize..raw.starts[i + 1] as usize];
+                    (raw.heads[i], b.to_vec())
+                })
+                .collect(),
+            legal: std::mem::take(&mut raw.legal),
+            next: std::mem::take(&mut raw.next),
+            terminal: raw.terminal,
+            goal: std::mem::take(&mut raw.goal),
+        }
+    }
+
+    /// Runs the simplifications in order. Returns the factored joint-move
+    /// atoms and which atoms are live.
+    fn reduce(&mut self, raw: &Raw) -> (Vec<(usize, Vec<u32>)>, Vec<bool>) {
+        for _ in 0..4 {
+            self.normalize();
+            self.propagate();
+            if !self.inline_aliases() {
+                break;
+            }
+        }
+        self.normalize();
+        self.propagate();
+        self.dedup_rules();
+        let roles: Vec<(u32, u32)> = raw
+            .does_start
+            .iter()
+            .zip(&raw.moves)
+            .map(|(&s, m)| (s, s + m.len() as u32))
+            .collect();
+        let joint = self.factor_joint_moves(&roles);
+        let live = self.remove_dead();
+        (joint, live)
+    }
+}
+
+/// The final numbering of the live derived atoms: strongly connected
+/// components of the dependency graph, dependencies first.
+struct Order {
+    num_inputs: usize,
+    /// Old id of each live derived atom, by compact index.
+    old_of: Vec<usize>,
+    /// Dependencies between live derived atoms, by compact index.
+    succ: Vec<Vec<usize>>,
+    /// Component of each compact index.
+    comp: Vec<u32>,
+    /// Compact indices in their final order.
+    order: Vec<usize>,
+    /// New id of each old atom (`u32::MAX` if dropped).
+    new_id: Vec<u32>,
+}
+
+impl Order {
+    fn new(w: &Work, live: &[bool]) -> Order {
+        let ni = w.num_inputs as usize;
+        let n = w.num_atoms as usize;
+        let old_of: Vec<usize> = (ni..n).filter(|&a| live[a]).collect();
+        let mut compact = vec![u32::MAX; n];
+        for (i, &a) in old_of.iter().enumerate() {
+            compact[a] = i as u32;
+        }
+        let mut succ: Vec<Vec<usize>> = vec![Vec::new(); old_of.len()];
+        for (h, body) in &w.rules {
+            let hi = compact[*h as usize] as usize;
+            for l in body {
+                let c = compact[l.atom().0 as usize];
+                if c != u32::MAX {
+                    succ[hi].push(c as usize);
+                }
+            }
+        }
+        let comp = tarjan(&succ, |&v| v).comp;
+        let mut order: Vec<usize> = (0..old_of.len()).collect();
+        order.sort_by_key(|&i| (comp[i], i));
+        let mut new_id = vec![u32::MAX; n];
+        for (a, id) in new_id.iter_mut().enumerate().take(ni) {
+            *id = a as u32;
+        }
+        for (k, &i) in order.iter().enumerate() {
+            new_id[old_of[i]] = (ni + k) as u32;
+        }
+        Order {
+            num_inputs: ni,
+            old_of,
+            succ,
+            comp,
+            order,
+            new_id,
+        }
+    }
+
+    fn map_lit(&self, l: Lit) -> Lit {
+        Lit(self.new_id[l.atom().0 as usize] << 1 | (l.0 & 1))
+    }
+
+    fn map_out(&self, o: Output) -> Output {
+        match o {
+            Output::Atom(a) => Output::Atom(AtomId(self.new_id[a.0 as usize])),
+            c => c,
+        }
+    }
+
+    /// The renumbered rules sorted by head, and where each head's rules
+    /// start.
+    fn rules(&self, w: &Work) -> (Vec<GroundRule>, Vec<u32>) {
+        let ni = self.num_inputs;
+        let mut rules: Vec<GroundRule> = w
+            .rules
+            .iter()
+            .map(|(h, body)| {
+                let mut b: Vec<Lit> = body.iter().map(|&l| self.map_lit(l)).collect();
+                b.sort_unstable();
+                GroundRule {
+                    head: AtomId(self.new_id[*h as usize]),
+                    body: b.into(),
+                }
+            })
+            .collect();
+        rules.sort_by_key(|r| r.head);
+        let nd = self.old_of.len();
+        let mut rule_start = vec![0u32; nd + 1];
+        for r in &rules {
+            rule_start[(r.head.0 as usize - ni) + 1] += 1;
+        }
+        for i in 0..nd {
+            rule_start[i + 1] += rule_start[i];
+        }
+        (rules, rule_start)
+    }
+
+    /// The components as ranges of new ids, flagged when cyclic.
+    fn components(&self) -> Vec<Component> {
+        let (ni, order, comp) = (self.num_inputs, &self.order, &self.comp);
+        let mut components = Vec::new();
+        let mut k = 0;
+        while k < order.len() {
+            let c = comp[order[k]];
+            let mut e = k;
+            while e < order.len() && comp[order[e]] == c {
+                e += 1;
+            }
+            let start = (ni + k) as u32;
+            let end = (ni + e) as u32;
+            let cyclic = e - k > 1 || self.succ[order[k]].contains(&order[k]);
+            components.push(Component { start, end, cyclic });
+            k = e;
+        }
+        components
+    }
+
+    /// The GDL text of every atom, by new id.
+    fn atom_texts(
+        &self,
+        raw: &Raw,
+        joint: &[(usize, Vec<u32>)],
+        derived_text: &dyn Fn(u32) -> String,
+    ) -> Vec<String> {
+        let ni = self.num_inputs;
+        let mut atom_text = Vec::with_capacity(ni + self.old_of.len());
+        for f in &raw.fluents {
+            atom_text.push(format!("(true {f})"));
+        }
+        for (r, ms) in raw.moves.iter().enumerate() {
+            for m in ms {
+                atom_text.push(format!("(does {} {m})", raw.roles[r]));
+            }
+        }
+        let mut old_of = self.old_of.clone();
+        old_of.sort_by_key(|&a| self.new_id[a]);
+        for &a in &old_of {
+            atom_text.push(match raw.derived.get(a - ni) {
+                Some(&t) => derived_text(t),
+                None => joint_text(
+                    &raw.roles,
+                    &raw.moves,
+                    &raw.does_start,
+                    &joint[a - ni - raw.derived.len()],
+                ),
+            });
+        }
+        atom_text
     }
 }

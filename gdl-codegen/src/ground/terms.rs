@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap;
 
 use crate::front::ir::Program;
 use crate::front::symbols::Sym;
+use crate::lifted::Interner;
 
 /// Kind of a node (low two bits of its header).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -181,5 +182,18 @@ impl Terms {
         let mut s = String::new();
         self.write(program, id, &mut s);
         s
+    }
+}
+
+impl Interner for Terms {
+    fn constant(&mut self, sym: Sym) -> u32 {
+        Terms::constant(self, sym)
+    }
+
+    fn func(&mut self, f: Sym, args: &[u32]) -> u32 {
+        let mut key = Vec::with_capacity(args.len() + 1);
+        key.push(header(Kind::Func, f.0));
+        key.extend_from_slice(args);
+        self.intern(&key)
     }
 }

@@ -283,8 +283,10 @@ const STATIC_WORK_LIMIT: u64 = 1 << 20;
 /// Computes every static relation, components in dependency order, and
 /// stores their tables in `kb` (or marks them lazy when too large).
 fn compute_static(kb: &mut Kb, store: &mut TermStore, budget: usize) {
-    for c in 0..kb.sccs.len() {
-        let preds: Vec<u32> = kb.sccs[c]
+    for c in 0..kb.sccs.count() {
+        let preds: Vec<u32> = kb
+            .sccs
+            .members(c)
             .iter()
             .copied()
             .filter(|&p| !kb.dynamic[p as usize] && kb.kind[p as usize] == Kind::Rules)

@@ -1,62 +1,16 @@
-//! The compiled rule base: rules over interned terms, the dependency analysis
-//! (static vs state-dependent relations, strongly connected components), the
-//! subgoal orders ("plans") and the tables of static relations.
+//! The compiled rule base: the rules in lifted form ([`crate::lifted`]),
+//! the dependency analysis (static vs state-dependent relations and strongly
+//! connected components, from [`crate::analysis`]), the subgoal orders
+//! ("plans") and the tables of static relations.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::front::ir::{Keyword, Literal, Program, Term};
-use crate::front::symbols::Sym;
+use crate::analysis::dynamic::state_dependent;
+use crate::analysis::scc::{tarjan, Sccs};
+use crate::front::ir::{Keyword, Literal, Program};
+use crate::lifted::{CRule, Lit, Pat};
 
 use super::terms::{tuple_hash, TermStore, TupleSet};
-
-/// A term of a rule, with its ground parts interned.
-#[derive(Clone, Debug)]
-pub(crate) enum Pat {
-    /// A variable of the rule.
-    Var(u32),
-    /// A ground term (id in the shared store).
-    Ground(u32),
-    /// A function application with at least one variable inside.
-    Func(Sym, Box<[Pat]>),
-}
-
-impl Pat {
-    fn for_each_var(&self, f: &mut impl FnMut(u32)) {
-        match self {
-            Pat::Var(v) => f(*v),
-            Pat::Ground(_) => {}
-            Pat::Func(_, args) => args.iter().for_each(|a| a.for_each_var(f)),
-        }
-    }
-
-    /// Whether the pattern is ground once the variables in `bound` are.
-    fn bound_by(&self, bound: &[bool]) -> bool {
-        match self {
-            Pat::Var(v) => bound[*v as usize],
-            Pat::Ground(_) => true,
-            Pat::Func(_, args) => args.iter().all(|a| a.bound_by(bound)),
-        }
-    }
-}
-
-/// A body literal of a compiled rule.
-#[derive(Clone, Debug)]
-pub(crate) enum Lit {
-    /// `(p args..)`
-    Pos(u32, Box<[Pat]>),
-    /// `(not (p args..))`
-    Neg(u32, Box<[Pat]>),
-    /// `(distinct a b)`
-    Distinct(Pat, Pat),
-}
-
-/// A compiled rule.
-#[derive(Clone, Debug)]
-pub(crate) struct CRule {
-    pub head: Box<[Pat]>,
-    pub body: Vec<Lit>,
-    pub num_vars: usize,
-}
 
 /// One subgoal of a plan: which body literal, and (for atoms) which of its
 /// arguments are ground when it runs, as a bit mask.
@@ -78,7 +32,7 @@ pub(crate) const EXIST: u32 = 1 << 31;
 
 /// A rule with its body in evaluation order, for one call pattern.
 #[derive(Clone, Debug)]
-pub(crate) struct Plan {
+pub(crate) struct CallPlan {
     pub rule: u32,
     pub steps: Box<[Step]>,
 }
@@ -97,7 +51,7 @@ pub(crate) enum Kind {
 /// A static relation, computed once: its tuples and hash indexes on the
 /// argument positions that plans bind.
 #[derive(Debug)]
-pub(crate) struct Relation {
+pub(crate) struct StaticTable {
     pub tuples: TupleSet,
     /// `(mask, hash of the masked values → tuple indices)`.
     indexes: Vec<(u64, FxHashMap<u64, Vec<u32>>)>,
@@ -117,7 +71,7 @@ pub(crate) fn masked_hash(mask: u64, vals: impl Iterator<Item = u32>) -> u64 {
     tuple_hash(&buf[..n])
 }
 
-impl Relation {
+impl StaticTable {
     fn new(tuples: TupleSet, masks: &FxHashSet<u64>) -> Self {
         let all = (0..tuples.len() as u32).collect();
         let mut indexes = Vec::new();
@@ -132,7 +86,7 @@ impl Relation {
             }
             indexes.push((mask, index));
         }
-        Relation {
+        StaticTable {
             tuples,
             indexes,
             all,
@@ -161,16 +115,15 @@ pub(crate) struct Kb {
     pub rules: Vec<CRule>,
     pub rules_of: Vec<Vec<u32>>,
     /// Plans of each relation's rules per call mask (bound argument positions).
-    pub plans: FxHashMap<(u32, u64), Box<[Plan]>>,
-    /// Strongly connected component of each relation in the dependency graph.
-    pub scc_of: Vec<u32>,
-    /// The components, callees before callers.
-    pub sccs: Vec<Vec<u32>>,
+    pub plans: FxHashMap<(u32, u64), Box<[CallPlan]>>,
+    /// The strongly connected components of the dependency graph, callees
+    /// before callers.
+    pub sccs: Sccs,
     /// Static relations too large to compute in full (or not computed yet):
     /// proved call by call, their complete call tables shared across queries.
     pub lazy: Vec<bool>,
     /// Tables of the static relations, once computed.
-    pub rels: Vec<Option<Relation>>,
+    pub rels: Vec<Option<StaticTable>>,
     /// Argument masks under which plans look static relations up.
     pub index_masks: Vec<FxHashSet<u64>>,
 }
@@ -184,28 +137,6 @@ pub(crate) fn key_mask(key: &[u32]) -> u64 {
         }
     }
     m
-}
-
-fn compile_term(t: &Term, store: &mut TermStore) -> Pat {
-    match t {
-        Term::Var(v) => Pat::Var(*v),
-        Term::Const(s) => Pat::Ground(store.intern(*s, false, &[])),
-        Term::Func(f, args) => {
-            let args: Vec<Pat> = args.iter().map(|a| compile_term(a, store)).collect();
-            if args.iter().all(|a| matches!(a, Pat::Ground(_))) {
-                let ids: Vec<u32> = args
-                    .iter()
-                    .map(|a| match a {
-                        Pat::Ground(id) => *id,
-                        _ => unreachable!("all arguments are ground"),
-                    })
-                    .collect();
-                Pat::Ground(store.intern(*f, true, &ids))
-            } else {
-                Pat::Func(*f, args.into())
-            }
-        }
-    }
 }
 
 impl Kb {
@@ -237,7 +168,7 @@ impl Kb {
                 .head
                 .args
                 .iter()
-                .map(|t| compile_term(t, store))
+                .map(|t| Pat::compile(store, t))
                 .collect();
             let body: Vec<Lit> = rule
                 .body
@@ -247,44 +178,32 @@ impl Kb {
                         edges[hp as usize].push(a.pred.0);
                         Lit::Pos(
                             a.pred.0,
-                            a.args.iter().map(|t| compile_term(t, store)).collect(),
+                            a.args.iter().map(|t| Pat::compile(store, t)).collect(),
                         )
                     }
                     Literal::Neg(a) => {
                         edges[hp as usize].push(a.pred.0);
                         Lit::Neg(
                             a.pred.0,
-                            a.args.iter().map(|t| compile_term(t, store)).collect(),
+                            a.args.iter().map(|t| Pat::compile(store, t)).collect(),
                         )
                     }
                     Literal::Distinct(a, b, _) => {
-                        Lit::Distinct(compile_term(a, store), compile_term(b, store))
+                        Lit::Distinct(Pat::compile(store, a), Pat::compile(store, b))
                     }
                 })
                 .collect();
             rules_of[hp as usize].push(rules.len() as u32);
             rules.push(CRule {
+                head_rel: hp,
                 head,
                 body,
                 num_vars: rule.num_vars(),
             });
         }
 
-        // Dynamic: reaches `true` or `does`. Iterate to a fixpoint (programs
-        // are small enough that the quadratic worst case does not matter).
-        let mut dynamic: Vec<bool> = kind.iter().map(|k| *k != Kind::Rules).collect();
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for p in 0..n {
-                if !dynamic[p] && edges[p].iter().any(|&q| dynamic[q as usize]) {
-                    dynamic[p] = true;
-                    changed = true;
-                }
-            }
-        }
-
-        let (scc_of, sccs) = tarjan(&edges);
+        let dynamic = state_dependent(program);
+        let sccs = tarjan(&edges, |&q| q as usize);
         let mut kb = Kb {
             arity,
             kind,
@@ -292,7 +211,6 @@ impl Kb {
             rules,
             rules_of,
             plans: FxHashMap::default(),
-            scc_of,
             sccs,
             lazy: vec![false; n],
             rels: (0..n).map(|_| None).collect(),
@@ -365,7 +283,7 @@ impl Kb {
                         }
                     }
                 }
-                plans.push(Plan {
+                plans.push(CallPlan {
                     rule: r,
                     steps: steps.into(),
                 });
@@ -440,7 +358,7 @@ impl Kb {
     /// Stores the computed table of static relation `p`, indexed for the
     /// masks its callers use.
     pub fn set_relation(&mut self, p: u32, tuples: TupleSet) {
-        let rel = Relation::new(tuples, &self.index_masks[p as usize]);
+        let rel = StaticTable::new(tuples, &self.index_masks[p as usize]);
         self.rels[p as usize] = Some(rel);
     }
 }
@@ -460,66 +378,4 @@ fn existential(args: &[Pat], mask: u64, needed: &[bool]) -> bool {
         }
     }
     true
-}
-
-/// Tarjan's algorithm, iteratively (dependency chains can be long): the
-/// component of each node, and the components with callees first.
-fn tarjan(edges: &[Vec<u32>]) -> (Vec<u32>, Vec<Vec<u32>>) {
-    let n = edges.len();
-    const UNSEEN: u32 = u32::MAX;
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut scc_of = vec![0u32; n];
-    let mut sccs: Vec<Vec<u32>> = Vec::new();
-    let mut counter = 0u32;
-    for root in 0..n {
-        if index[root] != UNSEEN {
-            continue;
-        }
-        // (node, next edge to look at)
-        let mut frames: Vec<(u32, usize)> = vec![(root as u32, 0)];
-        index[root] = counter;
-        low[root] = counter;
-        counter += 1;
-        stack.push(root as u32);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut e)) = frames.last_mut() {
-            let v = v as usize;
-            if let Some(&w) = edges[v].get(*e) {
-                *e += 1;
-                let w = w as usize;
-                if index[w] == UNSEEN {
-                    index[w] = counter;
-                    low[w] = counter;
-                    counter += 1;
-                    stack.push(w as u32);
-                    on_stack[w] = true;
-                    frames.push((w as u32, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            frames.pop();
-            if let Some(&(u, _)) = frames.last() {
-                low[u as usize] = low[u as usize].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let id = sccs.len() as u32;
-                let mut comp = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w as usize] = false;
-                    scc_of[w as usize] = id;
-                    comp.push(w);
-                    if w as usize == v {
-                        break;
-                    }
-                }
-                sccs.push(comp);
-            }
-        }
-    }
-    (scc_of, sccs)
 }

@@ -26,8 +26,9 @@ use std::sync::{Arc, RwLock};
 
 use rustc_hash::FxHashMap;
 
-use super::kb::{key_mask, masked_hash, CRule, Kb, Kind, Lit, Pat, Plan, EXIST};
+use super::kb::{key_mask, masked_hash, CallPlan, Kb, Kind, EXIST};
 use super::terms::{Terms, TupleSet, FREE};
+use crate::lifted::{CRule, Lit, Pat};
 
 /// Where a call stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -278,7 +279,7 @@ impl<'a> Ctx<'a> {
         // A call pattern no plan was made for is asked with every argument
         // free; the caller filters the answers, so this is only slower.
         let free;
-        let (call, plans, key): (u32, &[Plan], &[u32]) = match kb.plans.get(&(call, mask)) {
+        let (call, plans, key): (u32, &[CallPlan], &[u32]) = match kb.plans.get(&(call, mask)) {
             Some(p) => (call, p, key),
             None => {
                 free = vec![FREE; key.len()];
@@ -286,7 +287,7 @@ impl<'a> Ctx<'a> {
             }
         };
         let t = self.table(call, key);
-        let scc = kb.scc_of[pred as usize];
+        let scc = kb.sccs.comp[pred as usize];
         let run = self.find_run(scc);
         match self.tables[t as usize].status {
             Status::Complete => return Some(t),
@@ -401,7 +402,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Evaluates every rule of table `t`'s relation once, in pass `run`.
-    fn eval_table(&mut self, t: u32, plans: &'a [Plan], run: usize) {
+    fn eval_table(&mut self, t: u32, plans: &'a [CallPlan], run: usize) {
         if self.stack_base.abs_diff(stack_addr()) > self.stack_budget {
             self.aborted = true;
         }
@@ -446,7 +447,7 @@ impl<'a> Ctx<'a> {
     fn solve(
         &mut self,
         rule: &'a CRule,
-        plan: &'a Plan,
+        plan: &'a CallPlan,
         k: usize,
         base: usize,
         t: u32,

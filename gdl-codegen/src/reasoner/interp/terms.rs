@@ -18,6 +18,7 @@ use std::hash::{Hash, Hasher};
 use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::front::symbols::{Sym, Symbols};
+use crate::lifted::Interner;
 
 /// Marks the id of a term interned in a query's private overlay.
 pub(crate) const LOCAL: u32 = 1 << 31;
@@ -279,5 +280,15 @@ impl TupleSet {
         self.next.push(head);
         self.heads.insert(h, idx);
         true
+    }
+}
+
+impl Interner for TermStore {
+    fn constant(&mut self, sym: Sym) -> u32 {
+        self.intern(sym, false, &[])
+    }
+
+    fn func(&mut self, f: Sym, args: &[u32]) -> u32 {
+        self.intern(f, true, args)
     }
 }

@@ -1,0 +1,216 @@
+//! Join plans: the order in which a rule body's literals are evaluated, and
+//! the index each scan uses.
+
+use super::db::{Db, Spec};
+use crate::lifted::{Lit, Pat};
+
+/// Which tuples of a relation a plan step reads (semi-naive evaluation).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Range {
+    /// All tuples.
+    Full,
+    /// Tuples before the last round's.
+    Old,
+    /// Tuples of the last round.
+    Delta,
+}
+
+/// One step of a join plan.
+#[derive(Clone, Debug)]
+pub(crate) enum Step {
+    /// Enumerate tuples matching a pattern (through an index, or all of them).
+    Scan {
+        rel: usize,
+        args: Box<[Pat]>,
+        index: Option<usize>,
+        key_vars: Box<[u32]>,
+        range: Range,
+    },
+    /// A literal whose variables are all bound: one lookup.
+    Check {
+        rel: usize,
+        args: Box<[Pat]>,
+        negated: bool,
+        range: Range,
+    },
+    /// Two bound terms differ.
+    Distinct(Pat, Pat),
+}
+
+/// An evaluation order for one rule (and one choice of delta literal).
+#[derive(Clone, Debug)]
+pub struct JoinPlan {
+    /// The steps, in evaluation order.
+    pub(crate) steps: Vec<Step>,
+    /// From this step on every output variable is bound: the rest of the
+    /// join only has to succeed once.
+    pub(crate) exists_from: usize,
+    /// The variables whose values each solution reports, in order.
+    pub out_vars: Vec<u32>,
+}
+
+impl Db {
+    /// Builds a join plan for `body` (greedy: checks as soon as their
+    /// variables are bound, then the most selective scan). With `delta`, that
+    /// literal reads the last round's tuples and is scanned first; literals
+    /// of relations in `in_scc` before it read old tuples only.
+    pub fn plan(
+        &mut self,
+        body: &[Lit],
+        delta: Option<usize>,
+        in_scc: &dyn Fn(usize) -> bool,
+        out_vars: Vec<u32>,
+        num_vars: usize,
+    ) -> JoinPlan {
+        let mut bound = vec![false; num_vars];
+        let mut done = vec![false; body.len()];
+        let mut steps = Vec::with_capacity(body.len());
+        let range_of = |i: usize, rel: usize| match delta {
+            Some(d) if d == i => Range::Delta,
+            Some(d) if i < d && in_scc(rel) => Range::Old,
+            _ => Range::Full,
+        };
+        let all_bound = |lit: &Lit, bound: &[bool]| {
+            let mut ok = true;
+            lit.for_each_var(&mut |v| ok &= bound[v as usize]);
+            ok
+        };
+        let mut exists_from = if out_vars.iter().all(|&v| bound[v as usize]) {
+            Some(0)
+        } else {
+            None
+        };
+        let mut next_first = delta;
+        while done.iter().any(|d| !d) {
+            // Checks first: cheap, and they prune early.
+            let check = (0..body.len())
+                .find(|&i| !done[i] && next_first.is_none() && all_bound(&body[i], &bound));
+            let i = match check {
+                Some(i) => i,
+                None => match next_first.take() {
+                    Some(d) => d,
+                    None => {
+                        let mut best = None;
+                        let mut best_cost = f64::INFINITY;
+                        for (i, lit) in body.iter().enumerate() {
+                            if done[i] {
+                                continue;
+                            }
+                            if let Lit::Pos(rel, args) = lit {
+                                let size = self.rels[*rel as usize].tuples.len().max(1) as f64;
+                                let mut k = 0;
+                                for a in args.iter() {
+                                    k += bound_leaves(a, &bound);
+                                }
+                                let cost = size * 0.05f64.powi(k);
+                                if cost < best_cost {
+                                    best_cost = cost;
+                                    best = Some(i);
+                                }
+                            }
+                        }
+                        // Only unsafe bodies (negative literals or distinct
+                        // with unbound variables) get here without a scan;
+                        // the checker rules them out, but stay total.
+                        match best {
+                            Some(i) => i,
+                            None => (0..body.len()).find(|&i| !done[i]).unwrap_or(0),
+                        }
+                    }
+                },
+            };
+            done[i] = true;
+            match &body[i] {
+                Lit::Pos(rel, args) if !all_bound(&body[i], &bound) => {
+                    let mut spec = Vec::with_capacity(args.len());
+                    let mut key_vars = Vec::new();
+                    let mut constrained = false;
+                    let mut newly = Vec::new();
+                    for a in args.iter() {
+                        spec.push(make_spec(
+                            a,
+                            &bound,
+                            &mut key_vars,
+                            &mut constrained,
+                            &mut newly,
+                        ));
+                    }
+                    for v in newly {
+                        bound[v as usize] = true;
+                    }
+                    let index = constrained.then(|| self.index_for(*rel as usize, spec.into()));
+                    steps.push(Step::Scan {
+                        rel: *rel as usize,
+                        args: args.clone(),
+                        index,
+                        key_vars: key_vars.into(),
+                        range: range_of(i, *rel as usize),
+                    });
+                }
+                Lit::Pos(rel, args) => steps.push(Step::Check {
+                    rel: *rel as usize,
+                    args: args.clone(),
+                    negated: false,
+                    range: range_of(i, *rel as usize),
+                }),
+                Lit::Neg(rel, args) => steps.push(Step::Check {
+                    rel: *rel as usize,
+                    args: args.clone(),
+                    negated: true,
+                    range: Range::Full,
+                }),
+                Lit::Distinct(a, b) => steps.push(Step::Distinct(a.clone(), b.clone())),
+            }
+            if exists_from.is_none() && out_vars.iter().all(|&v| bound[v as usize]) {
+                exists_from = Some(steps.len());
+            }
+        }
+        JoinPlan {
+            exists_from: exists_from.unwrap_or(steps.len()),
+            steps,
+            out_vars,
+        }
+    }
+}
+
+/// Number of leaves of `p` known before matching (ground or bound).
+fn bound_leaves(p: &Pat, bound: &[bool]) -> i32 {
+    match p {
+        Pat::Var(v) => bound[*v as usize] as i32,
+        Pat::Ground(_) => 1,
+        Pat::Func(_, args) => args.iter().map(|a| bound_leaves(a, bound)).sum(),
+    }
+}
+
+fn make_spec(
+    p: &Pat,
+    bound: &[bool],
+    key_vars: &mut Vec<u32>,
+    constrained: &mut bool,
+    newly: &mut Vec<u32>,
+) -> Spec {
+    match p {
+        Pat::Var(v) if bound[*v as usize] => {
+            key_vars.push(*v);
+            *constrained = true;
+            Spec::Key
+        }
+        Pat::Var(v) => {
+            newly.push(*v);
+            Spec::Free
+        }
+        Pat::Ground(id) => {
+            *constrained = true;
+            Spec::Ground(*id)
+        }
+        Pat::Func(f, args) => {
+            *constrained = true;
+            Spec::Func(
+                f.0,
+                args.iter()
+                    .map(|a| make_spec(a, bound, key_vars, constrained, newly))
+                    .collect(),
+            )
+        }
+    }
+}

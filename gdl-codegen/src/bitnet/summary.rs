@@ -1,4 +1,5 @@
-//! A readable listing of a bitnet, for `--dump bitnet` and snapshot tests.
+//! A readable listing of a bitnet, for `ground --dump-bitnet` and snapshot
+//! tests.
 
 use std::fmt::Write as _;
 

@@ -80,18 +80,48 @@ pub struct PlayArgs {
     /// The reasoner to run (default: compiled when the game grounds within budget, else the interpreter).
     #[arg(long, value_enum)]
     reasoner: Option<Reasoner>,
-    /// Number of random playouts.
+    /// Number of random playouts (shared out between the threads).
     #[arg(long, default_value_t = 1000)]
     playouts: u64,
+    #[command(flatten)]
+    playout: PlayoutArgs,
+}
+
+/// How playouts run: seed, step bound, threads.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct PlayoutArgs {
     /// Seed of the random move choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Step bound of each playout.
     #[arg(long, default_value_t = 10_000)]
     max_steps: usize,
-    /// Threads playing independent playouts (the playouts are shared out).
+    /// Threads playing independent playouts.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+}
+
+impl PlayoutArgs {
+    /// The options as `gdl_runtime::cli` arguments.
+    fn argv(&self) -> [String; 6] {
+        [
+            "--seed".to_owned(),
+            self.seed.to_string(),
+            "--max-steps".to_owned(),
+            self.max_steps.to_string(),
+            "--threads".to_owned(),
+            self.threads.to_string(),
+        ]
+    }
+
+    /// The options for an in-process run.
+    fn options(&self) -> cli::PlayoutOptions {
+        cli::PlayoutOptions {
+            seed: self.seed,
+            max_steps: self.max_steps,
+            threads: self.threads,
+        }
+    }
 }
 
 /// Arguments of `bench`.
@@ -104,18 +134,11 @@ pub struct BenchArgs {
     /// Reasoners to measure, in one run (repeat the option; default: all three).
     #[arg(long, value_enum)]
     reasoner: Vec<Reasoner>,
-    /// Seconds of playouts per reasoner.
+    /// Seconds of playouts per reasoner (on each thread).
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
-    /// Seed of the random move choices.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Step bound of each playout.
-    #[arg(long, default_value_t = 10_000)]
-    max_steps: usize,
-    /// Threads playing independent playouts, each for the given seconds.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    #[command(flatten)]
+    playout: PlayoutArgs,
     /// Print one JSON object per reasoner instead of a table.
     #[arg(long)]
     json: bool,
@@ -257,17 +280,12 @@ pub fn play(args: &PlayArgs) -> u8 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let argv = [
+    let mut argv = vec![
         "play".to_owned(),
         "--playouts".to_owned(),
         args.playouts.to_string(),
-        "--seed".to_owned(),
-        args.seed.to_string(),
-        "--max-steps".to_owned(),
-        args.max_steps.to_string(),
-        "--threads".to_owned(),
-        args.threads.to_string(),
     ];
+    argv.extend(args.playout.argv());
     loaded.run(loaded.choose(args.reasoner), &argv)
 }
 
@@ -313,20 +331,15 @@ pub fn bench(args: &BenchArgs) -> u8 {
     let mut results = Vec::new();
     let mut worst = status::OK;
     for r in reasoners {
-        let argv = vec![
+        let mut argv = vec![
             "bench".to_owned(),
             "--json".to_owned(),
             "--reasoner".to_owned(),
             r.name().to_owned(),
             "--seconds".to_owned(),
             args.seconds.to_string(),
-            "--seed".to_owned(),
-            args.seed.to_string(),
-            "--max-steps".to_owned(),
-            args.max_steps.to_string(),
-            "--threads".to_owned(),
-            args.threads.to_string(),
         ];
+        argv.extend(args.playout.argv());
         let result = match r {
             Reasoner::Compiled => loaded.compiled_binary().and_then(|bin| {
                 let out = Command::new(&bin).args(&argv).output().map_err(|e| {
@@ -351,7 +364,7 @@ pub fn bench(args: &BenchArgs) -> u8 {
             println!("{r}");
         }
     } else {
-        let threads = match args.threads {
+        let threads = match args.playout.threads {
             1 => "one thread".to_owned(),
             n => format!("{n} threads"),
         };
@@ -392,15 +405,6 @@ pub fn bench(args: &BenchArgs) -> u8 {
     worst
 }
 
-/// The playout options of `bench`.
-fn options(args: &BenchArgs) -> cli::PlayoutOptions {
-    cli::PlayoutOptions {
-        seed: args.seed,
-        max_steps: args.max_steps,
-        threads: args.threads,
-    }
-}
-
 fn in_process_bench(
     loaded: &Loaded,
     r: Reasoner,
@@ -415,7 +419,12 @@ fn in_process_bench(
                 eprintln!("error: cannot build the interpreter: {e}");
                 status::INVALID
             })?;
-            run(cli::bench(&game, r.name(), args.seconds, options(args)))
+            run(cli::bench(
+                &game,
+                r.name(),
+                args.seconds,
+                args.playout.options(),
+            ))
         }
         Reasoner::Propnet => {
             let gp = loaded.ground().map_err(|e| {
@@ -426,7 +435,7 @@ fn in_process_bench(
                 &Propnet::new(gp),
                 r.name(),
                 args.seconds,
-                options(args),
+                args.playout.options(),
             ))
         }
         Reasoner::Compiled => Err(status::INVALID),

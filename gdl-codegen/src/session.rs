@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 
 use crate::backend::common::names;
 use crate::backend::ground::{self as emit, EmitError, EmitOptions, Module};
+use crate::backend::lifted::{self, LiftedError};
 use crate::front::{self, Frontend, Options};
 use crate::ground::{self, Budget, GroundError, GroundProgram, Limit};
 
@@ -24,6 +25,33 @@ pub struct CodegenOptions {
     pub budget: Budget,
     /// Code generation options (the type name, runtime path, compile budget).
     pub emit: EmitOptions,
+    /// Which back end compiles the game.
+    pub backend: Backend,
+}
+
+/// The back end that compiles a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// The ground back end when the game grounds within the grounding budget
+    /// and its ground program within the compile budget, else the lifted one.
+    #[default]
+    Auto,
+    /// Compile the ground program (bit-level code; fastest where it fits).
+    Ground,
+    /// Compile the rules themselves (any valid game whose fluents and moves
+    /// can be enumerated).
+    Lifted,
+}
+
+impl Backend {
+    /// The name users write.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Ground => "ground",
+            Backend::Lifted => "lifted",
+        }
+    }
 }
 
 /// Which front end drives the compiler: a budget message names that front
@@ -75,6 +103,8 @@ pub enum CodegenError {
     Ground(GroundError),
     /// Code generation failed (compile budget exceeded).
     Emit(EmitError),
+    /// The lifted back end could not compile the game.
+    Lifted(LiftedError),
     /// The file could not be read.
     Io(String),
 }
@@ -88,6 +118,12 @@ impl CodegenError {
                 Limit::Atoms | Limit::Rules | Limit::Work => Knob::MaxRules,
             }),
             CodegenError::Emit(EmitError::TooLarge { .. }) => Some(Knob::MaxCompileLiterals),
+            CodegenError::Lifted(LiftedError::Domains(GroundError::Budget { what, .. })) => {
+                Some(match what {
+                    Limit::Memory => Knob::MaxMemory,
+                    Limit::Atoms | Limit::Rules | Limit::Work => Knob::MaxRules,
+                })
+            }
             _ => None,
         }
     }
@@ -115,6 +151,7 @@ impl CodegenError {
     pub fn message(&self, caller: Caller) -> String {
         match (self, self.knob()) {
             (CodegenError::Ground(e), Some(k)) => format!("{e} (raise {})", caller.knob(k)),
+            (CodegenError::Lifted(e), Some(k)) => format!("{e} (raise {})", caller.knob(k)),
             (CodegenError::Emit(e @ EmitError::TooLarge { .. }), Some(k)) => {
                 let other = match caller {
                     Caller::Cli => ", or use --reasoner propnet or interpreter",
@@ -133,6 +170,7 @@ impl fmt::Display for CodegenError {
             CodegenError::Invalid(fe) => write!(f, "{} is not valid GDL", fe.source.name),
             CodegenError::Ground(e) => write!(f, "{e}"),
             CodegenError::Emit(e) => write!(f, "{e}"),
+            CodegenError::Lifted(e) => write!(f, "{e}"),
             CodegenError::Io(e) => f.write_str(e),
         }
     }
@@ -218,9 +256,42 @@ impl Session {
             .map_err(|e| CodegenError::Ground(e.clone()))
     }
 
+    /// The back end that compiles the game, and why: the one asked for, or
+    /// for [`Backend::Auto`] the ground one when the game grounds within the
+    /// grounding budget and its program within the compile budget.
+    pub fn backend(&self) -> Result<(Backend, String), CodegenError> {
+        match self.options.backend {
+            Backend::Auto => {}
+            b => return Ok((b, "asked for".to_owned())),
+        }
+        self.valid()?;
+        match self.ground() {
+            Ok(gp) if gp.num_literals() <= self.options.emit.max_literals => {
+                Ok((Backend::Ground, "the game grounds within budget".to_owned()))
+            }
+            Ok(gp) => Ok((
+                Backend::Lifted,
+                format!(
+                    "its ground program has {} literals, over the compile budget of {}",
+                    gp.num_literals(),
+                    self.options.emit.max_literals
+                ),
+            )),
+            Err(CodegenError::Ground(e)) => Ok((Backend::Lifted, format!("{e}"))),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The generated module as tokens.
     pub fn module(&self) -> Result<Module, CodegenError> {
-        emit::module(self.ground()?, &self.options.emit).map_err(CodegenError::Emit)
+        match self.backend()?.0 {
+            Backend::Lifted => {
+                let program = &self.valid()?.program;
+                lifted::module(program, &self.options.emit, &self.options.budget)
+                    .map_err(CodegenError::Lifted)
+            }
+            _ => emit::module(self.ground()?, &self.options.emit).map_err(CodegenError::Emit),
+        }
     }
 
     /// The generated module as the text of a file.

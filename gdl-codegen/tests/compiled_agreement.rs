@@ -22,7 +22,7 @@ use gdl_codegen::front;
 use gdl_codegen::ground::{self, Budget};
 use gdl_codegen::reasoner::interp::Interpreter;
 use gdl_codegen::reasoner::propnet::Propnet;
-use gdl_codegen::session;
+use gdl_codegen::session::{self, Backend};
 use gdl_runtime::trace::{self, Trace};
 
 /// The representative set: every kind of game the corpus holds, with
@@ -80,13 +80,31 @@ fn type_name(spec: &GameSpec) -> String {
     session::type_name_for(&spec.path)
 }
 
-/// Generates `specs` in process; panics naming every game that fails.
-fn generate_all(specs: &[GameSpec]) -> Vec<Module> {
+/// Games the lifted back end is checked on: small ones of every kind, a
+/// recursive one, and games whose ground program is large.
+const LIFTED: &[&str] = &[
+    "ggp-repository-base/ticTacToe.kif",
+    "ggp-repository-base/connectFour.kif",
+    "ggp-repository-base/breakthrough.kif",
+    "ggp-repository-base/roshambo2.kif",
+    "ggp-repository-base/4pffa.kif",
+    "dresden-ggpserver/aaai2006-competition/CHICKENTICTACTOE_S.3357418559.kif",
+    "dresden-ggpserver/gamecontroller-testdata/games/8puzzle.lisp",
+    "dresden-ggpserver/gamecontroller-testdata/games/maze.lisp",
+    "sancho-all-games/anon.kif",
+    "ggp-base/test/test_case_3a.kif",
+    "ggp-base/test/test_case_5a.kif",
+    "stanford-via-chiaras/hexbad4.kif",
+];
+
+/// Generates `specs` in process with `backend`; panics naming every game
+/// that fails.
+fn generate_all(specs: &[GameSpec], backend: Backend) -> Vec<Module> {
     let mut failures = Vec::new();
     let mut modules = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         let ty = type_name(spec);
-        match compiled::generate(spec, &ty) {
+        match compiled::generate_with(spec, &ty, backend) {
             Ok(code) => modules.push(Module::new(i, &ty, code)),
             Err(e) => failures.push(format!("{}: cannot generate code:\n{e}", spec.label)),
         }
@@ -113,10 +131,25 @@ fn replay_interpreted(spec: &GameSpec, recorded: &Trace) -> Result<(), String> {
 
 #[test]
 fn representative_games_agree() {
+    agree(&representative_specs(), Backend::Auto, "agreement");
+}
+
+/// The lifted back end, forced, on games that also ground: its matches
+/// replay on the interpreter and the propnet (the ground back end's
+/// reference), and it replays the conformance traces.
+#[test]
+fn lifted_back_end_agrees() {
+    let mut specs: Vec<GameSpec> = LIFTED.iter().map(|g| GameSpec::corpus(g)).collect();
+    specs.push(GameSpec::ours("names.kif", false));
+    agree(&specs, Backend::Lifted, "lifted-agreement");
+}
+
+/// Compiles `specs` with `backend` into one crate, replays their traces and
+/// records matches on it, and replays those on the interpreted reasoners.
+fn agree(specs: &[GameSpec], backend: Backend, crate_name: &str) {
     let t0 = Instant::now();
-    let specs = representative_specs();
-    let modules = generate_all(&specs);
-    let krate = Crate::new("agreement");
+    let modules = generate_all(specs, backend);
+    let krate = Crate::new(crate_name);
     krate.write(&modules).expect("write the crate");
     let built = krate
         .cargo("build", &["--quiet"])
@@ -126,7 +159,7 @@ fn representative_games_agree() {
         seed: 20_240_601,
         max_depth: 200,
     };
-    let out_dir = compiled::work_dir().join("agreement-out");
+    let out_dir = compiled::work_dir().join(format!("{crate_name}-out"));
     let jobs: Vec<(String, Vec<PathBuf>)> = modules
         .iter()
         .map(|m| (m.name.clone(), specs[m.index].traces.clone()))
@@ -222,7 +255,7 @@ fn generated_code_is_clippy_clean() {
             "dresden-ggpserver/aaai2006-competition/CHICKENTICTACTOE_S.3357418559.kif",
         ),
     ];
-    let modules = generate_all(&specs);
+    let modules = generate_all(&specs, Backend::Auto);
     let krate = Crate::new("clippy");
     krate.write(&modules).expect("write the crate");
     if let Err(e) = krate.cargo("clippy", &["--quiet", "--", "-D", "warnings"]) {

@@ -18,6 +18,7 @@
 pub mod bench;
 pub mod cli;
 mod game;
+pub mod lifted;
 pub mod montecarlo;
 pub mod parallel;
 pub mod perft;

@@ -91,9 +91,31 @@ pub fn dynamic_relations(program: &Program) -> Vec<bool> {
     )
 }
 
+/// Which relations a domain computation evaluates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every relation: what instantiation needs.
+    All,
+    /// Static relations, `base`, `input` and what they depend on: what a
+    /// lifted back end needs. Relations that reach `base` and `input` only
+    /// through negation (which the relaxation drops) are skipped; in chess
+    /// that is the 7-ary `threatened_with_capture`, whose relaxed extension
+    /// alone is what keeps the game from grounding.
+    Inputs,
+}
+
 /// Computes static relations exactly and over-approximations of `base`,
 /// `input` and every dynamic relation.
 pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundError> {
+    compute_scoped(program, budget, Scope::All)
+}
+
+/// [`compute`], over the relations of `scope` only (the others stay empty).
+pub fn compute_scoped(
+    program: &Program,
+    budget: &Budget,
+    scope: Scope,
+) -> Result<Domains, GroundError> {
     let n = program.preds.len();
     let base_rel = n;
     let input_rel = n + 1;
@@ -180,6 +202,15 @@ pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundErro
     relaxed.extend(link(kw(Keyword::Init), base_rel, 1));
     relaxed.extend(link(kw(Keyword::Next), base_rel, 1));
     relaxed.extend(link(kw(Keyword::Legal), input_rel, 2));
+    if scope == Scope::Inputs {
+        let mut need: Vec<bool> = (0..names.len())
+            .map(|r| r >= n || !dynamic[r] || r == base_rel || r == input_rel)
+            .collect();
+        need[base_rel] = true;
+        need[input_rel] = true;
+        relevant(&relaxed, &mut need);
+        relaxed.retain(|r| need[r.head_rel as usize]);
+    }
     let mut db = Db::new(terms, names);
     db.max_work = budget.max_work;
     db.solve(&relaxed, budget)?;
@@ -190,4 +221,24 @@ pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundErro
         input_rel,
         rules,
     })
+}
+
+/// Closes `need` under the body relations of the rules whose head is needed.
+fn relevant(rules: &[CRule], need: &mut [bool]) {
+    loop {
+        let mut changed = false;
+        for r in rules {
+            if !need[r.head_rel as usize] {
+                continue;
+            }
+            for lit in &r.body {
+                if let Lit::Pos(rel, _) | Lit::Neg(rel, _) = lit {
+                    changed |= !std::mem::replace(&mut need[*rel as usize], true);
+                }
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
 }

@@ -98,6 +98,16 @@ impl Exec<'_> {
             }
             return true;
         };
+        if s == self.plan.exists_from {
+            if let Some((rel, head)) = &self.plan.skip_known {
+                if db
+                    .lookup_atom_pat(*rel, head, &self.binds)
+                    .is_some_and(|id| db.contains(id))
+                {
+                    return false;
+                }
+            }
+        }
         let (lo, hi) = self.ranges[s];
         let stop_early = s >= self.plan.exists_from;
         match step {

@@ -52,7 +52,8 @@ impl Db {
             let mut full_plans = Vec::new();
             for &ri in rule_ids {
                 let r = &rules[ri];
-                let plan = self.plan(&r.body, None, &in_scc, r.head_vars(), r.num_vars);
+                let mut plan = self.plan(&r.body, None, &in_scc, r.head_vars(), r.num_vars);
+                plan.skip_known = Some((r.head_rel as usize, r.head.clone()));
                 full_plans.push(plan);
             }
             let mut prev: Vec<u32> = rels_of[c]
@@ -102,7 +103,15 @@ impl Db {
                         let plan = delta_plans
                             .entry((ri, li))
                             .or_insert_with(|| {
-                                self.plan(&r.body, Some(li), &in_scc, r.head_vars(), r.num_vars)
+                                let mut plan = self.plan(
+                                    &r.body,
+                                    Some(li),
+                                    &in_scc,
+                                    r.head_vars(),
+                                    r.num_vars,
+                                );
+                                plan.skip_known = Some((r.head_rel as usize, r.head.clone()));
+                                plan
                             })
                             .clone();
                         self.fire(r, &plan, &delta, &mut out, &mut binds, budget)?;
@@ -124,7 +133,20 @@ impl Db {
         budget: &Budget,
     ) -> Result<(), GroundError> {
         out.clear();
-        let Some(found) = self.run(plan, delta, out, rule.num_vars) else {
+        let w0 = self.work;
+        let r = self.run(plan, delta, out, rule.num_vars);
+        if std::env::var("GDL_DEBUG_WORK").is_ok() && self.work - w0 > 1_000_000 {
+            eprintln!(
+                "work {} rule head {} steps {:?}",
+                self.work - w0,
+                self.rel_names[rule.head_rel as usize],
+                plan.steps
+                    .iter()
+                    .map(|s| format!("{s:?}").chars().take(60).collect::<String>())
+                    .collect::<Vec<_>>()
+            );
+        }
+        let Some(found) = r else {
             return Err(budget.work_error(&self.rel_names[rule.head_rel as usize]));
         };
         binds.clear();

@@ -47,6 +47,10 @@ pub struct JoinPlan {
     pub(crate) exists_from: usize,
     /// The variables whose values each solution reports, in order.
     pub out_vars: Vec<u32>,
+    /// The rule's head (relation, arguments) when solutions deriving an
+    /// atom already in the relation can be skipped (a fixpoint only needs
+    /// new atoms): checked once every output variable is bound.
+    pub(crate) skip_known: Option<(usize, Box<[Pat]>)>,
 }
 
 impl Db {
@@ -169,6 +173,7 @@ impl Db {
             exists_from: exists_from.unwrap_or(steps.len()),
             steps,
             out_vars,
+            skip_known: None,
         }
     }
 }

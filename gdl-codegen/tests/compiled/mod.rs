@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use gdl_codegen::backend::ground::EmitOptions;
 use gdl_codegen::front::Options;
-use gdl_codegen::session::{self, CodegenOptions};
+use gdl_codegen::session::{self, Backend, CodegenOptions};
 
 /// The shared directory (`../shared` next to the repository).
 pub fn shared() -> PathBuf {
@@ -113,6 +113,11 @@ pub fn conformance_traces(rel: &str) -> Vec<PathBuf> {
 
 /// Generates a game's module with the given type name, in process.
 pub fn generate(spec: &GameSpec, type_name: &str) -> Result<String, String> {
+    generate_with(spec, type_name, Backend::Auto)
+}
+
+/// Generates a game's module with the given type name and back end.
+pub fn generate_with(spec: &GameSpec, type_name: &str, backend: Backend) -> Result<String, String> {
     let bytes = std::fs::read(&spec.path).map_err(|e| format!("cannot read: {e}"))?;
     let options = CodegenOptions {
         frontend: spec.options(),
@@ -121,6 +126,7 @@ pub fn generate(spec: &GameSpec, type_name: &str) -> Result<String, String> {
             source_name: spec.label.clone(),
             ..EmitOptions::default()
         },
+        backend,
         ..CodegenOptions::default()
     };
     session::generate(&spec.label, &bytes, &options)

@@ -14,17 +14,26 @@ use crate::backend::ground::EmitError;
 #[derive(Clone, Debug)]
 pub struct DataArray {
     /// Its doc comment.
-    pub doc: &'static str,
+    pub doc: String,
     /// Its name.
-    pub name: &'static str,
+    pub name: String,
     /// Its numbers.
     pub data: Vec<u32>,
+    /// Whether a module may leave it unread (tables every module of a back
+    /// end has, which some games' rules never read).
+    pub may_be_unused: bool,
 }
 
 impl DataArray {
     /// The array as text: a doc comment, 16 numbers a line.
     fn text(&self, out: &mut String) {
         let _ = writeln!(out, "/// {}", self.doc);
+        if self.may_be_unused {
+            let _ = writeln!(
+                out,
+                "#[allow(dead_code, reason = \"not every game reads it\")]"
+            );
+        }
         let _ = writeln!(out, "static {}: [u32; {}] = [", self.name, self.data.len());
         for line in self.data.chunks(16) {
             out.push_str("   ");
@@ -42,8 +51,14 @@ impl DataArray {
         let name = format_ident!("{}", self.name);
         let n = Literal::usize_unsuffixed(self.data.len());
         let data = self.data.iter().map(|&x| Literal::u32_unsuffixed(x));
+        let allow = if self.may_be_unused {
+            quote!(#[allow(dead_code, reason = "not every game reads it")])
+        } else {
+            quote!()
+        };
         quote! {
             #[doc = #doc]
+            #allow
             static #name: [u32; #n] = [#(#data),*];
         }
     }

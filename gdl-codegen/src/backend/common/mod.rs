@@ -18,6 +18,30 @@ use quote::{format_ident, quote};
 
 use crate::ground::GroundProgram;
 
+/// The texts a generated module's tables hold, whatever the back end.
+pub struct Texts<'a> {
+    /// Role names, in role order.
+    pub roles: &'a [String],
+    /// Fluent texts, in text order.
+    pub fluents: &'a [String],
+    /// Per role, its move texts in text order.
+    pub moves: &'a [Vec<String>],
+    /// Whether names keep their case.
+    pub case_sensitive: bool,
+}
+
+impl<'a> Texts<'a> {
+    /// The texts of a ground program.
+    pub fn of(gp: &'a GroundProgram) -> Self {
+        Texts {
+            roles: &gp.roles,
+            fluents: &gp.fluents,
+            moves: &gp.moves,
+            case_sensitive: gp.case_sensitive,
+        }
+    }
+}
+
 fn lit_usize(n: usize) -> Literal {
     Literal::usize_unsuffixed(n)
 }
@@ -57,13 +81,13 @@ fn keys(texts: &[String], case_sensitive: bool) -> Vec<String> {
 
 impl Strings {
     /// The tables of `gp`, with `rt` the path of the runtime crate.
-    pub fn new(gp: &GroundProgram, rt: &syn::Path) -> Self {
+    pub fn new(gp: &Texts, rt: &syn::Path) -> Self {
         let nf = lit_usize(gp.fluents.len());
         let nr = lit_usize(gp.roles.len());
-        let fluents = &gp.fluents;
-        let role_names = &gp.roles;
+        let fluents = gp.fluents;
+        let role_names = gp.roles;
         let fluent_keys = keys(fluents, gp.case_sensitive);
-        let fluent_keys_item = if fluent_keys == *fluents {
+        let fluent_keys_item = if fluent_keys == fluents {
             quote!(static FLUENT_KEYS: &[&str; #nf] = &FLUENTS;)
         } else {
             quote!(static FLUENT_KEYS: [&str; #nf] = [#(#fluent_keys),*];)
@@ -101,7 +125,7 @@ impl Strings {
 
 /// The role constants. `ROLE_NAMES` is a table of the module: no role
 /// constant may take it.
-fn role_consts(gp: &GroundProgram, rt: &syn::Path) -> TokenStream {
+fn role_consts(gp: &Texts, rt: &syn::Path) -> TokenStream {
     let mut taken = HashSet::from(["ROLE_NAMES".to_owned()]);
     let consts = gp.roles.iter().enumerate().map(|(r, name)| {
         let c = Ident::new(
@@ -121,7 +145,7 @@ fn role_consts(gp: &GroundProgram, rt: &syn::Path) -> TokenStream {
 
 /// Per role, the reference to its move table and to its key table, and the
 /// tables.
-fn move_items(gp: &GroundProgram) -> (Vec<TokenStream>, Vec<TokenStream>, TokenStream) {
+fn move_items(gp: &Texts) -> (Vec<TokenStream>, Vec<TokenStream>, TokenStream) {
     let mut move_tables = Vec::new();
     let mut move_refs = Vec::new();
     let mut key_refs = Vec::new();

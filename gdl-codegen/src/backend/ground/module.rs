@@ -201,7 +201,7 @@ pub(super) fn tokens(
     let calls = print_queries(&mut p, gp, net);
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
     let state = format_ident!("{}State", game);
-    let strings = common::Strings::new(gp, rt);
+    let strings = common::Strings::new(&common::Texts::of(gp), rt);
     let items = items(gp, net, opts, &game, &state, &strings);
     let runtime = runtime_items(net, rt, &state, &strings, &calls.eval);
     let specific = methods(gp, net, rt, &state, calls);

@@ -109,14 +109,16 @@ impl Tables {
         }
         vec![
             DataArray {
-                doc: "Where each body of the rule tables starts in [`BODY_LITERALS`], and one past the last.",
-                name: "BODY_START",
+                doc: "Where each body of the rule tables starts in [`BODY_LITERALS`], and one past the last.".into(),
+                name: "BODY_START".into(),
                 data: self.body_start.clone(),
+                may_be_unused: false,
             },
             DataArray {
-                doc: "The literals of the rule tables' bodies: bit position << 1 | negated.",
-                name: "BODY_LITERALS",
+                doc: "The literals of the rule tables' bodies: bit position << 1 | negated.".into(),
+                name: "BODY_LITERALS".into(),
                 data: self.literals.clone(),
+                may_be_unused: false,
             },
         ]
     }

@@ -15,7 +15,7 @@ use gdl_codegen::ground::GroundProgram;
 use gdl_codegen::host::cache::Cache;
 use gdl_codegen::reasoner::interp::Interpreter;
 use gdl_codegen::reasoner::propnet::Propnet;
-use gdl_codegen::session::{Caller, Session};
+use gdl_codegen::session::{Backend, Caller, Session};
 use gdl_runtime::cli;
 
 use crate::emit_cmd::BudgetArgs;
@@ -230,15 +230,29 @@ impl Loaded {
 
     /// Builds (or finds in the cache) the compiled game's binary.
     fn compiled_binary(&self) -> Result<PathBuf, u8> {
-        if let Err(e) = self.ground() {
-            eprintln!("error: {}: {e}", self.path);
-            return Err(status::INVALID);
+        let backend = match self.session.backend() {
+            Ok((backend, why)) => {
+                if self.session.options().backend == Backend::Auto && backend == Backend::Lifted {
+                    eprintln!("note: {}: lifted back end: {why}", self.path);
+                }
+                backend
+            }
+            Err(e) => {
+                eprintln!("error: {}: {}", self.path, e.message(Caller::Cli));
+                return Err(status::INVALID);
+            }
+        };
+        if backend == Backend::Ground {
+            if let Err(e) = self.ground() {
+                eprintln!("error: {}: {e}", self.path);
+                return Err(status::INVALID);
+            }
         }
         let options = self.session.options();
         let cache = Cache::locate(self.run.cache_dir.as_deref());
         let key = format!(
-            "{:?}|{:?}|{:?}",
-            options.frontend, options.budget, options.emit.max_literals
+            "{:?}|{:?}|{:?}|{:?}",
+            options.frontend, options.budget, options.emit.max_literals, backend
         );
         let text = self.session.frontend().source.text.as_bytes();
         let entry = cache.game(&[text, key.as_bytes()]);

@@ -7,7 +7,7 @@ use std::path::Path;
 use clap::Args;
 use gdl_codegen::backend::ground::EmitOptions;
 use gdl_codegen::ground::Budget;
-use gdl_codegen::session::{self, CodegenError, CodegenOptions, Session};
+use gdl_codegen::session::{self, Backend, CodegenError, CodegenOptions, Session};
 
 use crate::{status, ReadArgs};
 
@@ -47,6 +47,32 @@ pub struct BudgetArgs {
     /// data tables read by a loop (default: from the game's size).
     #[arg(long)]
     pub rule_table_threshold: Option<usize>,
+    /// The back end of compiled code: `ground` compiles the ground program,
+    /// `lifted` the rules themselves, `auto` the ground one when the game
+    /// grounds within the budgets, else the lifted one.
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    pub backend: BackendArg,
+}
+
+/// The values of `--backend`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendArg {
+    /// Ground when it fits the budgets, else lifted.
+    Auto,
+    /// The ground program, as bit-level code.
+    Ground,
+    /// The rules themselves.
+    Lifted,
+}
+
+impl From<BackendArg> for Backend {
+    fn from(b: BackendArg) -> Backend {
+        match b {
+            BackendArg::Auto => Backend::Auto,
+            BackendArg::Ground => Backend::Ground,
+            BackendArg::Lifted => Backend::Lifted,
+        }
+    }
 }
 
 impl BudgetArgs {
@@ -69,6 +95,7 @@ impl BudgetArgs {
                 max_literals: self.max_compile_literals,
                 rule_table_threshold: self.rule_table_threshold,
             },
+            backend: self.backend.into(),
         }
     }
 }
@@ -100,6 +127,11 @@ pub fn run(args: &EmitArgs) -> u8 {
             .frontend()
             .render_diagnostics(std::io::stderr().is_terminal())
     );
+    if args.budget.backend == BackendArg::Auto {
+        if let Ok((backend, why)) = session.backend() {
+            eprintln!("note: {} back end: {why}", backend.name());
+        }
+    }
     let code = match session.code() {
         Ok(code) => code,
         Err(CodegenError::Invalid(fe)) => {

@@ -1,0 +1,283 @@
+//! Rule bodies as Rust: a plan's steps become nested `for`, `if` and `let`
+//! around what a solution does (return `true`, or push the head's values).
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::plan::{Adorn, Source, Step};
+use super::Registry;
+use crate::lifted::Pat;
+
+/// A wrapper around the code that follows it.
+enum Wrap {
+    /// `let name = value;`
+    Let(Ident, TokenStream),
+    /// `if cond { .. }`
+    If(TokenStream),
+    /// `for pat in iter { .. }`
+    For(TokenStream, TokenStream),
+    /// A statement before what follows.
+    Stmt(TokenStream),
+}
+
+/// The code of one rule body: wrappers built step by step, closed around
+/// the solution's code.
+pub struct Body<'r> {
+    reg: &'r mut Registry,
+    bound: Vec<bool>,
+    wraps: Vec<Wrap>,
+    fresh: usize,
+    /// The component being computed, whose tables its rules read without
+    /// asking for them again.
+    pub within: Option<usize>,
+}
+
+/// The identifier of rule variable `v`.
+pub fn var(v: u32) -> Ident {
+    format_ident!("v{}", v)
+}
+
+/// The identifier of call parameter `i`.
+pub fn param(i: usize) -> Ident {
+    format_ident!("a{}", i)
+}
+
+fn lit(n: u32) -> Literal {
+    Literal::u32_unsuffixed(n)
+}
+
+impl<'r> Body<'r> {
+    /// A body over `num_vars` variables.
+    pub fn new(reg: &'r mut Registry, num_vars: usize, within: Option<usize>) -> Self {
+        Body {
+            reg,
+            bound: vec![false; num_vars],
+            wraps: Vec::new(),
+            fresh: 0,
+            within,
+        }
+    }
+
+    /// Adds the code of the steps.
+    pub fn steps(&mut self, steps: &[Step]) {
+        for s in steps {
+            match s {
+                Step::Param { index, pat } => {
+                    let p = param(*index);
+                    self.matching(pat, quote!(#p));
+                }
+                Step::Distinct(a, b) => {
+                    let (a, b) = (self.value(a), self.value(b));
+                    self.wraps.push(Wrap::If(quote!(#a != #b)));
+                }
+                Step::Lit {
+                    source,
+                    rel,
+                    args,
+                    negated,
+                    bound,
+                } => self.literal(*source, *rel, args, *negated, *bound),
+            }
+        }
+    }
+
+    /// Adds a literal, evaluated with what is bound now.
+    pub fn literal_now(&mut self, source: Source, rel: u32, args: &[Pat], negated: bool) {
+        let bound = super::plan::adornment(args, &self.bound);
+        let bound = if negated {
+            (1 << args.len()) - 1
+        } else {
+            bound
+        };
+        self.literal(source, rel, args, negated, bound);
+    }
+
+    /// Closes the body around `solution`.
+    pub fn finish(self, solution: TokenStream) -> TokenStream {
+        self.wraps
+            .into_iter()
+            .rev()
+            .fold(solution, |inner, w| match w {
+                Wrap::Let(name, value) => quote!(let #name = #value; #inner),
+                Wrap::If(cond) => quote!(if #cond { #inner }),
+                Wrap::For(pat, iter) => quote!(for #pat in #iter { #inner }),
+                Wrap::Stmt(stmt) => quote!(#stmt #inner),
+            })
+    }
+
+    /// The value of a pattern whose variables are all bound.
+    pub fn value(&mut self, p: &Pat) -> TokenStream {
+        match p {
+            Pat::Var(v) => {
+                let v = var(*v);
+                quote!(#v)
+            }
+            Pat::Ground(t) => {
+                let t = lit(*t);
+                quote!(#t)
+            }
+            Pat::Func(f, args) => {
+                let vals: Vec<TokenStream> = args.iter().map(|a| self.value(a)).collect();
+                match self.reg.make_table(*f, args.len()) {
+                    Some(table) => {
+                        let w = Literal::usize_unsuffixed(args.len() + 1);
+                        quote!(make(&#table, #w, &[#(#vals),*]))
+                    }
+                    None => quote!(NONE),
+                }
+            }
+        }
+    }
+
+    fn fresh(&mut self, prefix: &str) -> Ident {
+        self.fresh += 1;
+        format_ident!("{}{}", prefix, self.fresh)
+    }
+
+    /// Matches `p` against the term id `value`, binding its free variables.
+    pub fn matching(&mut self, p: &Pat, value: TokenStream) {
+        if p.bound_by(&self.bound) {
+            let v = self.value(p);
+            self.wraps.push(Wrap::If(quote!(#value == #v)));
+            return;
+        }
+        match p {
+            Pat::Var(v) => {
+                self.bound[*v as usize] = true;
+                self.wraps.push(Wrap::Let(var(*v), value));
+            }
+            Pat::Ground(_) => unreachable!("a ground pattern is bound"),
+            Pat::Func(f, args) => {
+                let Some(fid) = self.reg.functor(*f, args.len()) else {
+                    self.wraps.push(Wrap::If(quote!(false)));
+                    return;
+                };
+                let t = self.fresh("t");
+                let xs = self.fresh("x");
+                let fid = lit(fid);
+                self.wraps.push(Wrap::Let(t.clone(), value));
+                self.wraps.push(Wrap::If(quote!(functor(#t) == #fid)));
+                self.wraps.push(Wrap::Let(xs.clone(), quote!(args(#t))));
+                for (i, a) in args.iter().enumerate() {
+                    let i = Literal::usize_unsuffixed(i);
+                    self.matching(a, quote!(#xs[#i]));
+                }
+            }
+        }
+    }
+
+    /// Binds a row's columns: `cols[j]` is the argument in column
+    /// `offset + j`.
+    fn match_row(&mut self, row: &Ident, args: &[Pat], cols: &[usize], offset: usize) {
+        for (j, &c) in cols.iter().enumerate() {
+            let j = Literal::usize_unsuffixed(offset + j);
+            self.matching(&args[c], quote!(#row[#j]));
+        }
+    }
+
+    fn literal(&mut self, source: Source, rel: u32, args: &[Pat], negated: bool, bound: Adorn) {
+        let all = args.iter().all(|a| a.bound_by(&self.bound));
+        let (keys, free): (Vec<usize>, Vec<usize>) =
+            (0..args.len()).partition(|&i| bound >> i & 1 == 1);
+        let key_vals: Vec<TokenStream> = keys.iter().map(|&i| self.value(&args[i])).collect();
+        let not = if negated { quote!(!) } else { quote!() };
+        match source {
+            Source::True => self.state_literal(&args[0], all, &not),
+            Source::Does => self.does_literal(args, all, &not),
+            Source::Static => {
+                if args.is_empty() {
+                    let holds = self.reg.static_nonempty(rel) != negated;
+                    self.wraps.push(Wrap::If(quote!(#holds)));
+                    return;
+                }
+                let table = self.reg.static_table(rel, bound);
+                let w = Literal::usize_unsuffixed(args.len());
+                if all {
+                    self.wraps.push(Wrap::If(
+                        quote!(#not contains(&#table, #w, &[#(#key_vals),*])),
+                    ));
+                } else {
+                    let row = self.fresh("row");
+                    self.wraps.push(Wrap::For(
+                        quote!(#row),
+                        quote!(rows(&#table, #w, &[#(#key_vals),*]).chunks_exact(#w)),
+                    ));
+                    // The table's columns are the keys, then the rest.
+                    self.match_row(&row, args, &free, keys.len());
+                }
+            }
+            Source::Derived => {
+                let f = self.reg.call(rel, bound);
+                if all {
+                    self.wraps
+                        .push(Wrap::If(quote!(#not self.#f(#(#key_vals),*))));
+                } else {
+                    let row = self.fresh("row");
+                    self.wraps.push(Wrap::For(
+                        quote!(#row),
+                        quote!(self.#f(#(#key_vals),*).iter()),
+                    ));
+                    self.match_row(&row, args, &free, 0);
+                }
+            }
+            Source::Table => {
+                let (comp, field) = self.reg.table(rel);
+                if self.within != Some(comp) {
+                    let f = format_ident!("component_{}", comp);
+                    self.wraps.push(Wrap::Stmt(quote!(self.#f();)));
+                }
+                if all {
+                    let vals: Vec<TokenStream> = args.iter().map(|a| self.value(a)).collect();
+                    self.wraps.push(Wrap::If(
+                        quote!(#not self.#field.binary_search(&[#(#vals),*]).is_ok()),
+                    ));
+                } else {
+                    let (i, row) = (self.fresh("i"), self.fresh("row"));
+                    self.wraps
+                        .push(Wrap::For(quote!(#i), quote!(0..self.#field.len())));
+                    self.wraps
+                        .push(Wrap::Let(row.clone(), quote!(self.#field[#i])));
+                    let cols: Vec<usize> = (0..args.len()).collect();
+                    self.match_row(&row, args, &cols, 0);
+                }
+            }
+        }
+    }
+
+    /// `true(p)`: a bit test when `p` is bound, else the state's fluents of
+    /// `p`'s functor.
+    fn state_literal(&mut self, p: &Pat, all: bool, not: &TokenStream) {
+        if all {
+            let v = self.value(p);
+            self.wraps.push(Wrap::If(quote!(#not self.holds(#v))));
+            return;
+        }
+        let mask = self.reg.mask(p);
+        let f = self.fresh("f");
+        self.wraps
+            .push(Wrap::For(quote!(#f), quote!(set_bits(self.state, &#mask))));
+        self.matching(p, quote!(FLUENT_TERM[#f as usize]));
+    }
+
+    /// `does(r, m)`: the joint move, role by role.
+    fn does_literal(&mut self, args: &[Pat], all: bool, not: &TokenStream) {
+        if all {
+            let (r, m) = (self.value(&args[0]), self.value(&args[1]));
+            self.wraps.push(Wrap::If(quote!(#not self.does(#r, #m))));
+            return;
+        }
+        let (ri, m) = (self.fresh("r"), self.fresh("m"));
+        self.wraps.push(Wrap::For(
+            quote!((#ri, &#m)),
+            quote!(self.joint.iter().enumerate()),
+        ));
+        self.matching(&args[0], quote!(ROLE_TERM[#ri]));
+        self.matching(&args[1], quote!(#m));
+    }
+
+    /// The values of `pats` (all bound), as an array expression.
+    pub fn row(&mut self, pats: &[Pat]) -> TokenStream {
+        let vals: Vec<TokenStream> = pats.iter().map(|p| self.value(p)).collect();
+        quote!([#(#vals),*])
+    }
+}

@@ -1,0 +1,267 @@
+//! What the lifted back end knows at compile time: the term universe, the
+//! fluents and moves (the one-step relaxed fixpoint over the relations they
+//! depend on), the static relations' tuples and the initial state.
+
+use rustc_hash::FxHashMap;
+
+use crate::front::ir::{Keyword, Program};
+use crate::front::symbols::Sym;
+use crate::ground::budget::{Budget, GroundError};
+use crate::ground::db::NONE;
+use crate::ground::domains::{self, Domains, Scope};
+use crate::ground::terms::{header, Kind};
+use crate::lifted::{CRule, Lit, Pat};
+
+/// How many times the grounder's join work the domain computation of the
+/// lifted back end may do (chess.kif needs about 3.5 times the default).
+pub const LIFTED_WORK_FACTOR: u64 = 8;
+
+/// Every ground term the generated code can meet, numbered: ids in the
+/// generated code are indices here (arguments before the terms holding
+/// them).
+#[derive(Debug, Default)]
+pub struct Universe {
+    /// Generated id of each term store id (`NONE` for atoms).
+    pub id_of: Vec<u32>,
+    /// Per term: its functor id, or `NONE` for a constant.
+    pub functor: Vec<u32>,
+    /// Per term: its arguments (generated ids).
+    pub args: Vec<Vec<u32>>,
+    /// Per term: its text.
+    pub text: Vec<String>,
+    /// Functors (name, arity), numbered.
+    pub functors: Vec<(Sym, usize)>,
+}
+
+/// The compile-time facts of a game.
+#[derive(Debug)]
+pub struct Facts {
+    /// The terms.
+    pub universe: Universe,
+    /// Role terms, in role order.
+    pub roles: Vec<u32>,
+    /// Role names.
+    pub role_names: Vec<String>,
+    /// Fluent terms, in text order (a fluent's id is its index).
+    pub fluents: Vec<u32>,
+    /// Per role, its move terms in text order (a move's id is its index).
+    pub moves: Vec<Vec<u32>>,
+    /// Initial fluents (ids).
+    pub init: Vec<u32>,
+    /// Per relation: its tuples if it is static (generated ids).
+    pub statics: Vec<Option<Vec<Vec<u32>>>>,
+    /// Per relation: whether it depends on the state or the move.
+    pub dynamic: Vec<bool>,
+    /// The program's rules over the term store of the universe.
+    pub rules: Vec<CRule>,
+    /// Whether names keep their case.
+    pub case_sensitive: bool,
+}
+
+impl Facts {
+    /// Computes the facts of a valid program within `budget`.
+    pub fn compute(program: &Program, budget: &Budget) -> Result<Facts, GroundError> {
+        // The domains are all this back end grounds, and they cost joins
+        // that instantiation would cost many times over: a larger share
+        // of work per rule than the grounder's.
+        let budget = Budget {
+            max_work: budget.max_work.saturating_mul(LIFTED_WORK_FACTOR),
+            ..*budget
+        };
+        let mut dom = domains::compute_scoped(program, &budget, Scope::Inputs)?;
+        let rules = compile_rules(program, &mut dom);
+        let universe = Universe::new(program, &dom);
+        let rules = rules.iter().map(|r| universe.map_rule(r)).collect();
+        let db = &dom.db;
+        let gen = |t: u32| universe.id_of[t as usize];
+        let roles: Vec<u32> = program
+            .roles()
+            .iter()
+            .map(|&s| {
+                db.terms
+                    .lookup(&[header(Kind::Const, s.0)])
+                    .map_or(NONE, gen)
+            })
+            .collect();
+        let role_names = program
+            .roles()
+            .iter()
+            .map(|&s| program.symbols.name(s).to_owned())
+            .collect();
+        let by_text = |ts: &mut Vec<u32>| {
+            ts.sort_by(|&a, &b| universe.text[a as usize].cmp(&universe.text[b as usize]));
+            ts.dedup();
+        };
+        let mut fluents: Vec<u32> = db.rels[dom.base_rel]
+            .tuples
+            .iter()
+            .map(|&a| gen(db.terms.args(a)[0]))
+            .collect();
+        by_text(&mut fluents);
+        let mut moves = vec![Vec::new(); roles.len()];
+        for &a in &db.rels[dom.input_rel].tuples {
+            let args = db.terms.args(a);
+            if let Some(r) = roles.iter().position(|&r| r == gen(args[0])) {
+                moves[r].push(gen(args[1]));
+            }
+        }
+        moves.iter_mut().for_each(by_text);
+        let fluent_of: FxHashMap<u32, u32> = fluents
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| (t, i as u32))
+            .collect();
+        let mut init: Vec<u32> = program
+            .keyword_pred(Keyword::Init)
+            .map(|p| {
+                db.rels[p.0 as usize]
+                    .tuples
+                    .iter()
+                    .filter_map(|&a| fluent_of.get(&gen(db.terms.args(a)[0])).copied())
+                    .collect()
+            })
+            .unwrap_or_default();
+        init.sort_unstable();
+        init.dedup();
+        let statics = (0..program.preds.len())
+            .map(|p| {
+                (!dom.dynamic[p]).then(|| {
+                    db.rels[p]
+                        .tuples
+                        .iter()
+                        .map(|&a| db.terms.args(a).iter().map(|&t| gen(t)).collect())
+                        .collect()
+                })
+            })
+            .collect();
+        Ok(Facts {
+            roles,
+            role_names,
+            fluents,
+            moves,
+            init,
+            statics,
+            dynamic: dom.dynamic.clone(),
+            rules,
+            case_sensitive: program.symbols.is_case_sensitive(),
+            universe,
+        })
+    }
+}
+
+fn pats(terms: &mut crate::ground::terms::Terms, args: &[crate::front::ir::Term]) -> Box<[Pat]> {
+    args.iter().map(|t| Pat::compile(terms, t)).collect()
+}
+
+/// The program's rules with their ground terms in the domain's term store
+/// (so that every term a rule names is in the universe), terms mapped to
+/// generated ids afterwards by [`Universe::map_rule`].
+fn compile_rules(program: &Program, dom: &mut Domains) -> Vec<CRule> {
+    use crate::front::ir::Literal;
+    let terms = &mut dom.db.terms;
+    program
+        .rules
+        .iter()
+        .map(|rule| {
+            let head = pats(terms, &rule.head.args);
+            let body = rule
+                .body
+                .iter()
+                .map(|lit| match lit {
+                    Literal::Pos(a) => Lit::Pos(a.pred.0, pats(terms, &a.args)),
+                    Literal::Neg(a) => Lit::Neg(a.pred.0, pats(terms, &a.args)),
+                    Literal::Distinct(a, b, _) => {
+                        Lit::Distinct(Pat::compile(terms, a), Pat::compile(terms, b))
+                    }
+                })
+                .collect();
+            CRule {
+                head_rel: rule.head.pred.0,
+                head,
+                body,
+                num_vars: rule.num_vars(),
+            }
+        })
+        .collect()
+}
+
+impl Universe {
+    /// Numbers the constants and function terms of the domain's store.
+    fn new(program: &Program, dom: &Domains) -> Universe {
+        let terms = &dom.db.terms;
+        let mut u = Universe {
+            id_of: vec![NONE; terms.len()],
+            ..Universe::default()
+        };
+        let mut functor_of: FxHashMap<(Sym, usize), u32> = FxHashMap::default();
+        for t in 0..terms.len() as u32 {
+            let (functor, args) = match terms.kind(t) {
+                Kind::Atom => continue,
+                Kind::Const => (NONE, Vec::new()),
+                Kind::Func => {
+                    let sym = Sym(terms.head(t) >> 2);
+                    let args: Vec<u32> =
+                        terms.args(t).iter().map(|&a| u.id_of[a as usize]).collect();
+                    let key = (sym, args.len());
+                    let next = u.functors.len() as u32;
+                    let f = *functor_of.entry(key).or_insert(next);
+                    if f == next {
+                        u.functors.push(key);
+                    }
+                    (f, args)
+                }
+            };
+            u.id_of[t as usize] = u.functor.len() as u32;
+            u.functor.push(functor);
+            u.args.push(args);
+            u.text.push(terms.text(program, t));
+        }
+        u
+    }
+
+    /// Number of terms.
+    pub fn len(&self) -> usize {
+        self.functor.len()
+    }
+
+    /// Whether there are no terms.
+    pub fn is_empty(&self) -> bool {
+        self.functor.is_empty()
+    }
+
+    /// A rule pattern with its ground terms as generated ids.
+    pub fn map_pat(&self, p: &Pat) -> Pat {
+        match p {
+            Pat::Var(v) => Pat::Var(*v),
+            Pat::Ground(t) => Pat::Ground(self.id_of[*t as usize]),
+            Pat::Func(f, args) => Pat::Func(*f, args.iter().map(|a| self.map_pat(a)).collect()),
+        }
+    }
+
+    /// A rule with its ground terms as generated ids.
+    fn map_rule(&self, r: &CRule) -> CRule {
+        let pats = |ps: &[Pat]| -> Box<[Pat]> { ps.iter().map(|p| self.map_pat(p)).collect() };
+        CRule {
+            head_rel: r.head_rel,
+            head: pats(&r.head),
+            body: r
+                .body
+                .iter()
+                .map(|l| match l {
+                    Lit::Pos(rel, args) => Lit::Pos(*rel, pats(args)),
+                    Lit::Neg(rel, args) => Lit::Neg(*rel, pats(args)),
+                    Lit::Distinct(a, b) => Lit::Distinct(self.map_pat(a), self.map_pat(b)),
+                })
+                .collect(),
+            num_vars: r.num_vars,
+        }
+    }
+
+    /// The functor id of `(f args..)` with `arity` arguments, if any term has it.
+    pub fn functor_id(&self, f: Sym, arity: usize) -> Option<u32> {
+        self.functors
+            .iter()
+            .position(|&k| k == (f, arity))
+            .map(|i| i as u32)
+    }
+}

@@ -1,0 +1,325 @@
+//! The lifted back end: Rust generated from the rules themselves, not from
+//! their ground instances, for games whose ground program is too large.
+//!
+//! Stages, one a file:
+//! - [`facts`]: the compile-time facts (term universe, fluents and moves by
+//!   the relaxed fixpoint over what they depend on, static relations);
+//! - [`plan`]: a join order per rule and per adornment (pattern of bound
+//!   arguments) a query calls it with;
+//! - [`body`]: a plan as nested loops and tests;
+//! - [`module`]: the relations' functions, the tables and the `Game` impl.
+//!
+//! At run time a query evaluates top-down from `legal`, `next`, `terminal`
+//! or `goal`: each derived relation is a function per adornment, memoized
+//! for the state; a relation on a cycle is computed whole, bottom-up, by its
+//! component; static relations are sorted constant tables; the state is a
+//! bit set over the fluents in text order and a move an id in text order, as
+//! in the ground back end, so matches replay identically on both.
+
+pub mod body;
+pub mod facts;
+pub mod module;
+pub mod plan;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use proc_macro2::Ident;
+use quote::format_ident;
+use rustc_hash::FxHashMap;
+
+use crate::analysis::scc::tarjan;
+use crate::backend::common::format::Module;
+use crate::backend::ground::EmitOptions;
+use crate::front::ir::{Keyword, Program};
+use crate::front::symbols::Sym;
+use crate::ground::budget::{Budget, GroundError};
+use facts::Facts;
+use plan::{Adorn, Catalog, Source};
+
+/// Why the lifted back end could not compile a game.
+#[derive(Clone, Debug)]
+pub enum LiftedError {
+    /// The fluents and moves could not be enumerated within the budget.
+    Domains(GroundError),
+    /// The runtime path is not a Rust path.
+    BadRuntimePath(String),
+    /// The generated code did not parse (a bug).
+    Internal(String),
+}
+
+impl fmt::Display for LiftedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LiftedError::Domains(e) => write!(f, "lifted back end: {e}"),
+            LiftedError::BadRuntimePath(p) => write!(f, "`{p}` is not a Rust path"),
+            LiftedError::Internal(e) => write!(f, "internal error in the lifted back end: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for LiftedError {}
+
+/// Compiles a valid program with the lifted back end.
+pub fn module(
+    program: &Program,
+    opts: &EmitOptions,
+    budget: &Budget,
+) -> Result<Module, LiftedError> {
+    let rt: syn::Path = syn::parse_str(&opts.runtime_path)
+        .map_err(|_| LiftedError::BadRuntimePath(opts.runtime_path.clone()))?;
+    let facts = Facts::compute(program, budget).map_err(LiftedError::Domains)?;
+    Ok(module::build(program, &facts, opts, &rt))
+}
+
+/// What the generated code needs, registered while rule bodies are
+/// printed: functions per relation and adornment, tables, masks.
+pub struct Registry {
+    /// Relation names, sanitized for identifiers.
+    names: Vec<String>,
+    /// Arity of each relation.
+    arity: Vec<usize>,
+    /// Functor ids by (name, arity).
+    functors: FxHashMap<(Sym, usize), u32>,
+    /// Functor ids whose terms are built at run time.
+    made: BTreeSet<u32>,
+    /// Static tables read, by (relation, bound arguments).
+    statics: BTreeSet<(u32, Adorn)>,
+    /// Whether each static relation has tuples.
+    nonempty: Vec<bool>,
+    /// Fluent masks used: by functor id, `None` for every fluent.
+    masks: BTreeSet<Option<u32>>,
+    /// Derived functions asked for, in order of first call.
+    calls: Vec<(u32, Adorn)>,
+    /// Their names.
+    call_names: BTreeMap<(u32, Adorn), Ident>,
+    /// Per relation, its component when it is on a cycle.
+    comp_of: Vec<Option<usize>>,
+    /// Components whose tables are read.
+    comps: BTreeSet<usize>,
+    true_rel: Option<u32>,
+    does_rel: Option<u32>,
+    /// Estimated sizes for the planner: static tuples, fluents per functor.
+    static_sizes: Vec<usize>,
+    fluents_per_functor: FxHashMap<u32, usize>,
+    num_fluents: usize,
+    is_static: Vec<bool>,
+    /// The component whose fixpoint is being printed: its relations are
+    /// read from their tables.
+    within: Option<usize>,
+}
+
+impl Registry {
+    fn new(program: &Program, facts: &Facts) -> Registry {
+        let n = program.preds.len();
+        let names = (0..n)
+            .map(|p| {
+                let name = program.symbols.name(program.preds[p].name);
+                let clean: String = name
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect();
+                format!("{clean}_{}", program.preds[p].arity)
+            })
+            .collect();
+        let functors = facts
+            .universe
+            .functors
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (k, i as u32))
+            .collect();
+        let mut fluents_per_functor = FxHashMap::default();
+        for &t in &facts.fluents {
+            *fluents_per_functor
+                .entry(facts.universe.functor[t as usize])
+                .or_insert(0) += 1;
+        }
+        let kw = |k| program.keyword_pred(k).map(|p| p.0);
+        Registry {
+            names,
+            arity: program.preds.iter().map(|p| p.arity).collect(),
+            functors,
+            made: BTreeSet::new(),
+            statics: BTreeSet::new(),
+            nonempty: facts
+                .statics
+                .iter()
+                .map(|s| s.as_ref().is_some_and(|t| !t.is_empty()))
+                .collect(),
+            masks: BTreeSet::new(),
+            calls: Vec::new(),
+            call_names: BTreeMap::new(),
+            comp_of: cycles(facts, n),
+            comps: BTreeSet::new(),
+            true_rel: kw(Keyword::True),
+            does_rel: kw(Keyword::Does),
+            static_sizes: facts
+                .statics
+                .iter()
+                .map(|s| s.as_ref().map_or(0, Vec::len))
+                .collect(),
+            fluents_per_functor,
+            num_fluents: facts.fluents.len(),
+            is_static: facts.statics.iter().map(Option::is_some).collect(),
+            within: None,
+        }
+    }
+
+    /// The functor id of `f` with `arity` arguments, if any term has it.
+    pub fn functor(&self, f: Sym, arity: usize) -> Option<u32> {
+        self.functors.get(&(f, arity)).copied()
+    }
+
+    /// The table that builds terms of functor `f`/`arity` at run time.
+    pub fn make_table(&mut self, f: Sym, arity: usize) -> Option<Ident> {
+        let fid = self.functor(f, arity)?;
+        self.made.insert(fid);
+        Some(format_ident!("MAKE_{}", fid))
+    }
+
+    /// Whether static relation `rel` has a tuple.
+    pub fn static_nonempty(&self, rel: u32) -> bool {
+        self.nonempty[rel as usize]
+    }
+
+    /// The table of static relation `rel` sorted for lookups on `bound`.
+    pub fn static_table(&mut self, rel: u32, bound: Adorn) -> Ident {
+        self.statics.insert((rel, bound));
+        static_table_name(&self.names[rel as usize], bound, self.arity[rel as usize])
+    }
+
+    /// The function computing derived relation `rel` called with `bound`.
+    pub fn call(&mut self, rel: u32, bound: Adorn) -> Ident {
+        if let Some(name) = self.call_names.get(&(rel, bound)) {
+            return name.clone();
+        }
+        let name = format_ident!(
+            "{}_{}",
+            self.names[rel as usize],
+            adorn_text(bound, self.arity[rel as usize])
+        );
+        self.calls.push((rel, bound));
+        self.call_names.insert((rel, bound), name.clone());
+        name
+    }
+
+    /// The component of `rel` (on a cycle) and the field of its table.
+    pub fn table(&mut self, rel: u32) -> (usize, Ident) {
+        let comp = self.comp_of[rel as usize].expect("a relation on a cycle");
+        self.comps.insert(comp);
+        (comp, format_ident!("table_{}", self.names[rel as usize]))
+    }
+
+    /// The mask of the fluents a `true` pattern can match.
+    pub fn mask(&mut self, p: &crate::lifted::Pat) -> Ident {
+        let fid = match p {
+            crate::lifted::Pat::Func(f, args) => self.functor(*f, args.len()),
+            _ => None,
+        };
+        self.masks.insert(fid);
+        mask_name(fid)
+    }
+}
+
+impl Catalog for Registry {
+    fn source(&self, rel: u32) -> Source {
+        if Some(rel) == self.true_rel {
+            Source::True
+        } else if Some(rel) == self.does_rel {
+            Source::Does
+        } else if self.comp_of[rel as usize].is_some_and(|c| Some(c) == self.within) {
+            Source::Table
+        } else if self.is_static[rel as usize] {
+            Source::Static
+        } else {
+            Source::Derived
+        }
+    }
+
+    fn estimate(&self, rel: u32, args: &[crate::lifted::Pat], leaves: i32) -> f64 {
+        let size = match self.source(rel) {
+            Source::Static => self.static_sizes[rel as usize] as f64,
+            // About a quarter of a functor's fluents hold at once.
+            Source::True => {
+                let n = match args.first() {
+                    Some(crate::lifted::Pat::Func(f, a)) => self
+                        .functor(*f, a.len())
+                        .and_then(|fid| self.fluents_per_functor.get(&fid).copied())
+                        .unwrap_or(0),
+                    _ => self.num_fluents,
+                };
+                n as f64 / 4.0
+            }
+            Source::Does => 1.0,
+            // A derived relation is computed per call: each unbound
+            // argument multiplies the work (a domain of ~8 values each, say),
+            // so bind its arguments first through cheaper literals.
+            Source::Derived | Source::Table => {
+                let unknown = args.iter().map(count_leaves).sum::<i32>() - leaves;
+                return 20.0 * 8f64.powi(unknown);
+            }
+        };
+        (size * 0.1f64.powi(leaves)).max(0.5)
+    }
+}
+
+/// `b`/`f` per argument: which are bound.
+fn adorn_text(bound: Adorn, arity: usize) -> String {
+    (0..arity)
+        .map(|i| if bound >> i & 1 == 1 { 'b' } else { 'f' })
+        .collect()
+}
+
+fn static_table_name(name: &str, bound: Adorn, arity: usize) -> Ident {
+    format_ident!(
+        "{}_{}",
+        name.to_ascii_uppercase(),
+        adorn_text(bound, arity).to_ascii_uppercase()
+    )
+}
+
+fn mask_name(fid: Option<u32>) -> Ident {
+    match fid {
+        Some(f) => format_ident!("MASK_{}", f),
+        None => format_ident!("MASK_ALL"),
+    }
+}
+
+/// Per relation, the index of its component when it is a derived relation
+/// on a cycle of the dependency graph.
+fn cycles(facts: &Facts, n: usize) -> Vec<Option<usize>> {
+    let mut succ = vec![Vec::new(); n];
+    for r in &facts.rules {
+        for lit in &r.body {
+            if let crate::lifted::Lit::Pos(rel, _) | crate::lifted::Lit::Neg(rel, _) = lit {
+                succ[r.head_rel as usize].push(*rel as usize);
+            }
+        }
+    }
+    let sccs = tarjan(&succ, |&v| v);
+    let comp = &sccs.comp;
+    let mut size = vec![0usize; sccs.count()];
+    comp.iter().for_each(|&c| size[c as usize] += 1);
+    (0..n)
+        .map(|p| {
+            let c = comp[p] as usize;
+            let cyclic = size[c] > 1 || succ[p].contains(&p);
+            (cyclic && facts.dynamic[p]).then_some(c)
+        })
+        .collect()
+}
+
+/// Number of leaves (constants and variables) of a pattern.
+fn count_leaves(p: &crate::lifted::Pat) -> i32 {
+    match p {
+        crate::lifted::Pat::Func(_, args) => args.iter().map(count_leaves).sum(),
+        _ => 1,
+    }
+}

@@ -1,0 +1,711 @@
+//! The generated module of the lifted back end: a function per derived
+//! relation and adornment, a function per recursive component, the query
+//! entry points, the constant tables and the `Game` impl.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::body::{param, Body};
+use super::facts::Facts;
+use super::plan::{plan_rule, Adorn, Catalog};
+use super::{mask_name, static_table_name, Registry};
+use crate::backend::common::format::{DataArray, Module};
+use crate::backend::common::{self, names, Texts};
+use crate::backend::ground::EmitOptions;
+use crate::front::ir::{Keyword, Program};
+use crate::ground::db::NONE;
+use crate::lifted::Pat;
+
+fn usize_lit(n: usize) -> Literal {
+    Literal::usize_unsuffixed(n)
+}
+
+fn hex(w: u64) -> Literal {
+    Literal::u64_unsuffixed(w)
+}
+
+/// The module of `facts`.
+pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Path) -> Module {
+    let mut reg = Registry::new(program, facts);
+    let queries = queries(program, &mut reg);
+    let (fns, fields) = relation_fns(facts, &mut reg);
+    let texts = texts(facts);
+    let strings = common::Strings::new(
+        &Texts {
+            roles: &texts.0,
+            fluents: &texts.1,
+            moves: &texts.2,
+            case_sensitive: facts.case_sensitive,
+        },
+        rt,
+    );
+    let nw = facts.fluents.len().div_ceil(64).max(1);
+    let game = proc_macro2::Ident::new(
+        &names::type_name(&opts.type_name),
+        proc_macro2::Span::call_site(),
+    );
+    let state = format_ident!("{}State", game);
+    let (data, consts) = tables(facts, &reg, nw);
+    let specific = methods(facts, rt, &state, nw);
+    let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), specific);
+    let ev = ev_items(nw, &fields, &fns, &queries, rt);
+    let items = header_items(opts, &game, &state, nw, &strings, rt);
+    Module {
+        items: quote! {
+            #items
+            #consts
+            #ev
+            #game_impl
+        },
+        data,
+        source_name: opts.source_name.clone(),
+    }
+}
+
+/// The text tables' contents: role names, fluent texts, move texts.
+fn texts(facts: &Facts) -> (Vec<String>, Vec<String>, Vec<Vec<String>>) {
+    let text = |t: &u32| facts.universe.text[*t as usize].clone();
+    (
+        facts.role_names.clone(),
+        facts.fluents.iter().map(text).collect(),
+        facts
+            .moves
+            .iter()
+            .map(|m| m.iter().map(text).collect())
+            .collect(),
+    )
+}
+
+/// The query methods of the evaluation: `legal`, `next`, `terminal`,
+/// `goals`, each a one-literal body over its keyword relation.
+fn queries(program: &Program, reg: &mut Registry) -> TokenStream {
+    let kw = |k| program.keyword_pred(k).map(|p| p.0);
+    let one = |reg: &mut Registry,
+               rel: Option<u32>,
+               args: Vec<Pat>,
+               preset: Option<TokenStream>,
+               solution: TokenStream| {
+        let Some(rel) = rel else {
+            return quote!();
+        };
+        let source = reg.source(rel);
+        let mut body = Body::new(reg, 2, None);
+        if let Some(p) = preset {
+            body.matching(&Pat::Var(0), p);
+        }
+        body.literal_now(source, rel, &args, false);
+        body.finish(solution)
+    };
+    let legal = one(
+        reg,
+        kw(Keyword::Legal),
+        vec![Pat::Var(0), Pat::Var(1)],
+        Some(quote!(role)),
+        quote!(out.push(v1);),
+    );
+    let next = one(
+        reg,
+        kw(Keyword::Next),
+        vec![Pat::Var(0)],
+        None,
+        quote! {
+            let f = fluent_of(v0);
+            if f != NONE {
+                out[(f >> 6) as usize] |= 1 << (f & 63);
+            }
+        },
+    );
+    let terminal = one(
+        reg,
+        kw(Keyword::Terminal),
+        vec![],
+        None,
+        quote!(return true;),
+    );
+    let goals = one(
+        reg,
+        kw(Keyword::Goal),
+        vec![Pat::Var(0), Pat::Var(1)],
+        Some(quote!(role)),
+        quote!(out.push(v1);),
+    );
+    quote! {
+        /// The move terms `legal(role, m)` gives.
+        fn legal(&mut self, role: u32, out: &mut ::std::vec::Vec<u32>) {
+            #legal
+        }
+
+        /// The fluents `next` gives, as bits.
+        fn next(&mut self, out: &mut [u64]) {
+            #next
+        }
+
+        /// Whether `terminal` holds.
+        fn terminal(&mut self) -> bool {
+            #terminal
+            false
+        }
+
+        /// The value terms `goal(role, v)` gives.
+        fn goals(&mut self, role: u32, out: &mut ::std::vec::Vec<u32>) {
+            #goals
+        }
+    }
+}
+
+/// Every function the queries call, transitively, and the fields of the
+/// evaluation they use (memo tables, component tables).
+fn relation_fns(facts: &Facts, reg: &mut Registry) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let mut fns = Vec::new();
+    let mut fields = Vec::new();
+    let (mut next_call, mut comps_done) = (0, std::collections::BTreeSet::new());
+    loop {
+        if next_call < reg.calls.len() {
+            let (rel, adorn) = reg.calls[next_call];
+            next_call += 1;
+            let (f, field) = derived_fn(facts, reg, rel, adorn);
+            fns.push(f);
+            fields.push(field);
+            continue;
+        }
+        let Some(&comp) = reg.comps.iter().find(|c| !comps_done.contains(*c)) else {
+            break;
+        };
+        comps_done.insert(comp);
+        let (f, mut fs) = component_fn(facts, reg, comp);
+        fns.push(f);
+        fields.append(&mut fs);
+    }
+    (fns, fields)
+}
+
+/// The memoized function of derived relation `rel` called with `adorn`.
+fn derived_fn(
+    facts: &Facts,
+    reg: &mut Registry,
+    rel: u32,
+    adorn: Adorn,
+) -> (TokenStream, TokenStream) {
+    let name = reg.call(rel, adorn);
+    let eval = format_ident!("eval_{}", name);
+    let memo = format_ident!("memo_{}", name);
+    let arity = reg.arity[rel as usize];
+    let keys: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 1).collect();
+    let free: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 0).collect();
+    let params: Vec<_> = keys.iter().map(|&i| param(i)).collect();
+    let (k, w) = (usize_lit(keys.len()), usize_lit(free.len()));
+    let mut bodies = Vec::new();
+    for rule in facts.rules.iter().filter(|r| r.head_rel == rel) {
+        let steps = plan_rule(rule, adorn, reg);
+        let mut body = Body::new(reg, rule.num_vars, None);
+        body.steps(&steps);
+        let solution = if free.is_empty() {
+            quote!(return true;)
+        } else {
+            let heads: Vec<Pat> = free.iter().map(|&i| rule.head[i].clone()).collect();
+            let row = body.row(&heads);
+            quote!(out.push(#row);)
+        };
+        bodies.push(body.finish(solution));
+    }
+    let doc = format!(
+        " `{}` with arguments `{}` bound.",
+        reg.names[rel as usize],
+        super::adorn_text(adorn, arity)
+    );
+    let cyclic = reg.comp_of[rel as usize].is_some();
+    // On a cycle, a call met again while it runs falls back to the
+    // component's fixpoint, computed whole (`None` marks a running call).
+    let (hit, running, some) = if cyclic {
+        let fallback = from_table(reg, rel, &keys, &free);
+        (
+            quote!(Some(Some(hit))),
+            quote! {
+                Some(None) => return #fallback,
+                None => {}
+            },
+            quote!(Some),
+        )
+    } else {
+        (quote!(Some(hit)), quote!(None => {}), quote!())
+    };
+    let (store, store_answers) = if cyclic {
+        (quote!(#some(found)), quote!(#some(answers.clone())))
+    } else {
+        (quote!(found), quote!(answers.clone()))
+    };
+    let pending = if cyclic {
+        quote!(self.#memo.insert(key, None);)
+    } else {
+        quote!()
+    };
+    let wrap = |ty: TokenStream| if cyclic { quote!(Option<#ty>) } else { ty };
+    if free.is_empty() {
+        let ty = wrap(quote!(bool));
+        let f = quote! {
+            #[doc = #doc]
+            fn #name(&mut self, #(#params: u32),*) -> bool {
+                let key = [#(#params),*];
+                match self.#memo.get(&key) {
+                    #hit => return *hit,
+                    #running
+                }
+                #pending
+                let found = self.#eval(#(#params),*);
+                self.#memo.insert(key, #store);
+                found
+            }
+
+            fn #eval(&mut self, #(#params: u32),*) -> bool {
+                #({ #bodies })*
+                false
+            }
+        };
+        (f, quote!(#memo: Memo<[u32; #k], #ty>))
+    } else {
+        let ty = wrap(quote!(Rc<[[u32; #w]]>));
+        let f = quote! {
+            #[doc = #doc]
+            fn #name(&mut self, #(#params: u32),*) -> Rc<[[u32; #w]]> {
+                let key = [#(#params),*];
+                match self.#memo.get(&key) {
+                    #hit => return hit.clone(),
+                    #running
+                }
+                #pending
+                let mut out: ::std::vec::Vec<[u32; #w]> = ::std::vec::Vec::new();
+                #({ #bodies })*
+                out.sort_unstable();
+                out.dedup();
+                let answers: Rc<[[u32; #w]]> = out.into();
+                self.#memo.insert(key, #store_answers);
+                answers
+            }
+        };
+        (f, quote!(#memo: Memo<[u32; #k], #ty>))
+    }
+}
+
+/// The answers of a call of `rel` on a cycle, read from its component's
+/// table: rows whose `keys` columns are the parameters, their `free`
+/// columns.
+fn from_table(reg: &mut Registry, rel: u32, keys: &[usize], free: &[usize]) -> TokenStream {
+    let (comp, table) = reg.table(rel);
+    let f = format_ident!("component_{}", comp);
+    let params: Vec<_> = keys.iter().map(|&i| param(i)).collect();
+    let key_cols = keys.iter().map(|&i| usize_lit(i));
+    let free_cols = free.iter().map(|&i| usize_lit(i));
+    let matches = quote!(self.#table.iter().filter(|row| true #(&& row[#key_cols] == #params)*));
+    if free.is_empty() {
+        quote!({
+            self.#f();
+            #matches.next().is_some()
+        })
+    } else {
+        quote!({
+            self.#f();
+            #matches.map(|row| [#(row[#free_cols]),*]).collect()
+        })
+    }
+}
+
+/// The function computing every relation of a recursive component,
+/// bottom-up to its fixpoint, and the fields of their tables.
+fn component_fn(facts: &Facts, reg: &mut Registry, comp: usize) -> (TokenStream, Vec<TokenStream>) {
+    let rels: Vec<u32> = (0..reg.comp_of.len() as u32)
+        .filter(|&p| reg.comp_of[p as usize] == Some(comp))
+        .collect();
+    let name = format_ident!("component_{}", comp);
+    let done = format_ident!("done_{}", comp);
+    let mut fields = vec![quote!(#done: bool)];
+    let mut rounds = Vec::new();
+    for &rel in &rels {
+        let (_, table) = reg.table(rel);
+        let a = usize_lit(reg.arity[rel as usize]);
+        fields.push(quote!(#table: ::std::vec::Vec<[u32; #a]>));
+        let mut bodies = Vec::new();
+        for rule in facts.rules.iter().filter(|r| r.head_rel == rel) {
+            reg.within = Some(comp);
+            let steps = plan_rule(rule, 0, reg);
+            reg.within = None;
+            let mut body = Body::new(reg, rule.num_vars, Some(comp));
+            body.steps(&steps);
+            let row = body.row(&rule.head);
+            bodies.push(body.finish(quote!(out.push(#row);)));
+        }
+        rounds.push(quote! {
+            let mut out: ::std::vec::Vec<[u32; #a]> = ::std::vec::Vec::new();
+            #({ #bodies })*
+            out.extend_from_slice(&self.#table);
+            out.sort_unstable();
+            out.dedup();
+            if out.len() != self.#table.len() {
+                changed = true;
+                self.#table = out;
+            }
+        });
+    }
+    let doc = format!(
+        " The recursive relations {} to their fixpoint.",
+        rels.iter()
+            .map(|&r| format!("`{}`", reg.names[r as usize]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let f = quote! {
+        #[doc = #doc]
+        fn #name(&mut self) {
+            if self.#done {
+                return;
+            }
+            loop {
+                let mut changed = false;
+                #({ #rounds })*
+                if !changed {
+                    break;
+                }
+            }
+            self.#done = true;
+        }
+    };
+    (f, fields)
+}
+
+/// The evaluation of one state (and joint move): its memo tables, the
+/// relations' functions and the queries.
+fn ev_items(
+    nw: usize,
+    fields: &[TokenStream],
+    fns: &[TokenStream],
+    queries: &TokenStream,
+    rt: &syn::Path,
+) -> TokenStream {
+    let nw = usize_lit(nw);
+    let names: Vec<_> = fields
+        .iter()
+        .map(|f| f.clone().into_iter().next().expect("a field name"))
+        .collect();
+    quote! {
+        use ::std::rc::Rc;
+        #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
+        use #rt::lifted::{contains, rows, set_bits, Memo, NONE};
+
+        /// The evaluation of the rules in one state, with one joint move
+        /// (none for `legal`, `terminal` and `goal`): what has been computed
+        /// so far, by relation and bound arguments.
+        struct Ev<'a> {
+            state: &'a [u64; #nw],
+            joint: &'a [u32],
+            #(#fields,)*
+        }
+
+        #[allow(unused_variables, unused_mut, clippy::collapsible_if, clippy::needless_range_loop, reason = "rule bodies are printed as they come")]
+        impl<'a> Ev<'a> {
+            fn new(state: &'a [u64; #nw], joint: &'a [u32]) -> Self {
+                Ev {
+                    state,
+                    joint,
+                    #(#names: ::core::default::Default::default(),)*
+                }
+            }
+
+            #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+        /// Whether the fluent term `t` holds.
+            fn holds(&self, t: u32) -> bool {
+                let f = fluent_of(t);
+                f != NONE && (self.state[(f >> 6) as usize] >> (f & 63)) & 1 != 0
+            }
+
+            #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+        /// Whether role term `r` plays move term `m`.
+            fn does(&self, r: u32, m: u32) -> bool {
+                self.joint.iter().enumerate().any(|(i, &x)| ROLE_TERM.get(i) == Some(&r) && x == m)
+            }
+
+            #queries
+            #(#fns)*
+        }
+
+        #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+        /// The functor of term `t` (`NONE` for a constant).
+        fn functor(t: u32) -> u32 {
+            FUNCTOR.get(t as usize).copied().unwrap_or(NONE)
+        }
+
+        #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+        /// The arguments of term `t`.
+        fn args(t: u32) -> &'static [u32] {
+            let t = t as usize;
+            match (ARG_START.get(t), ARG_START.get(t + 1)) {
+                (Some(&a), Some(&b)) => &ARGS[a as usize..b as usize],
+                _ => &[],
+            }
+        }
+
+        #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+        /// The fluent id of term `t` (`NONE` if it is not a fluent).
+        fn fluent_of(t: u32) -> u32 {
+            FLUENT_OF.get(t as usize).copied().unwrap_or(NONE)
+        }
+
+        #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+        /// The term `table`'s functor applied to `key` (`NONE` if no such
+        /// term exists): `table` rows are the arguments, then the term.
+        fn make(table: &[u32], width: usize, key: &[u32]) -> u32 {
+            rows(table, width, key).get(width - 1).copied().unwrap_or(NONE)
+        }
+    }
+}
+
+/// Role constants, the game and state types, the text tables.
+fn header_items(
+    opts: &EmitOptions,
+    game: &proc_macro2::Ident,
+    state: &proc_macro2::Ident,
+    nw: usize,
+    strings: &common::Strings,
+    _rt: &syn::Path,
+) -> TokenStream {
+    let nw = usize_lit(nw);
+    let game_doc = format!(
+        " The game of `{}`, compiled by gdl-codegen's lifted back end.",
+        opts.source_name
+    );
+    let state_doc = format!(" A state of [`{game}`]: one bit per reachable fluent.");
+    let common::Strings {
+        role_consts,
+        num_fluents,
+        role_names,
+        fluents,
+        moves,
+        move_tables,
+        key_fn,
+    } = strings;
+    quote! {
+        #role_consts
+        #num_fluents
+
+        #[doc = #game_doc]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct #game;
+
+        #[doc = #state_doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct #state(pub [u64; #nw]);
+
+        #role_names
+        #fluents
+        #moves
+        #move_tables
+        #key_fn
+    }
+}
+
+fn data(doc: &str, name: impl Into<String>, data: Vec<u32>) -> DataArray {
+    DataArray {
+        doc: doc.to_owned(),
+        name: name.into(),
+        data,
+        may_be_unused: true,
+    }
+}
+
+/// The constant tables: terms, fluents, moves, goals, static relations,
+/// term builders (as data arrays), masks and the initial state (as items).
+fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStream) {
+    let u = &facts.universe;
+    let mut arrays = Vec::new();
+    let mut starts = vec![0u32];
+    let mut args = Vec::new();
+    for a in &u.args {
+        args.extend_from_slice(a);
+        starts.push(args.len() as u32);
+    }
+    arrays.push(data(
+        "Functor of each term (`NONE` for constants).",
+        "FUNCTOR",
+        u.functor.clone(),
+    ));
+    arrays.push(data(
+        "Where each term's arguments start in [`ARGS`].",
+        "ARG_START",
+        starts,
+    ));
+    arrays.push(data("The terms' arguments.", "ARGS", args));
+    arrays.push(data(
+        "The term of each fluent.",
+        "FLUENT_TERM",
+        facts.fluents.clone(),
+    ));
+    let mut fluent_of = vec![NONE; u.len()];
+    for (i, &t) in facts.fluents.iter().enumerate() {
+        fluent_of[t as usize] = i as u32;
+    }
+    arrays.push(data(
+        "The fluent id of each term (`NONE` if not a fluent).",
+        "FLUENT_OF",
+        fluent_of,
+    ));
+    let nr = facts.roles.len();
+    let mut move_refs = Vec::new();
+    let mut index_refs = Vec::new();
+    for (r, ms) in facts.moves.iter().enumerate() {
+        arrays.push(data(
+            "The term of each move of a role.",
+            format!("MOVE_TERMS_{r}"),
+            ms.clone(),
+        ));
+        let mut idx: Vec<[u32; 2]> = ms.iter().enumerate().map(|(i, &t)| [t, i as u32]).collect();
+        idx.sort_unstable();
+        arrays.push(data(
+            "A role's moves by term: (term, move id), sorted.",
+            format!("MOVE_INDEX_{r}"),
+            idx.concat(),
+        ));
+        let (m, i) = (
+            format_ident!("MOVE_TERMS_{}", r),
+            format_ident!("MOVE_INDEX_{}", r),
+        );
+        move_refs.push(quote!(&#m));
+        index_refs.push(quote!(&#i));
+    }
+    let mut goals: Vec<[u32; 2]> = (0..u.len())
+        .filter(|&t| u.functor[t] == NONE)
+        .filter_map(|t| u.text[t].parse::<u8>().ok().map(|v| [t as u32, v as u32]))
+        .collect();
+    goals.sort_unstable();
+    arrays.push(data(
+        "Goal values by term: (term, value), sorted.",
+        "GOAL_VALUES",
+        goals.concat(),
+    ));
+    for &fid in &reg.made {
+        let arity = u.functors[fid as usize].1;
+        let mut rows: Vec<Vec<u32>> = (0..u.len())
+            .filter(|&t| u.functor[t] == fid)
+            .map(|t| {
+                let mut row = u.args[t].clone();
+                row.push(t as u32);
+                row
+            })
+            .collect();
+        rows.sort_unstable();
+        let _ = arity;
+        arrays.push(data(
+            "Terms of one functor: (arguments, term), sorted.",
+            format!("MAKE_{fid}"),
+            rows.concat(),
+        ));
+    }
+    for &(rel, bound) in &reg.statics {
+        let arity = reg.arity[rel as usize];
+        let order: Vec<usize> = (0..arity)
+            .filter(|i| bound >> i & 1 == 1)
+            .chain((0..arity).filter(|i| bound >> i & 1 == 0))
+            .collect();
+        let mut rows: Vec<Vec<u32>> = facts.statics[rel as usize]
+            .as_ref()
+            .map(|ts| {
+                ts.iter()
+                    .map(|t| order.iter().map(|&i| t[i]).collect())
+                    .collect()
+            })
+            .unwrap_or_default();
+        rows.sort_unstable();
+        rows.dedup();
+        let name = static_table_name(&reg.names[rel as usize], bound, arity).to_string();
+        arrays.push(data(
+            "A static relation's tuples, bound columns first, sorted.",
+            name,
+            rows.concat(),
+        ));
+    }
+    let nwl = usize_lit(nw);
+    let masks = reg.masks.iter().map(|&fid| {
+        let mut words = vec![0u64; nw];
+        for (i, &t) in facts.fluents.iter().enumerate() {
+            if fid.is_none_or(|f| u.functor[t as usize] == f) {
+                words[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let name = mask_name(fid);
+        let words = words.into_iter().map(hex);
+        quote!(static #name: [u64; #nwl] = [#(#words),*];)
+    });
+    let mut init = vec![0u64; nw];
+    for &f in &facts.init {
+        init[f as usize / 64] |= 1 << (f % 64);
+    }
+    let init = init.into_iter().map(hex);
+    let role_terms = facts.roles.iter().map(|&t| Literal::u32_unsuffixed(t));
+    let nrl = usize_lit(nr);
+    let consts = quote! {
+        #(#masks)*
+        static INIT: [u64; #nwl] = [#(#init),*];
+        static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
+        static MOVE_TERMS: [&[u32]; #nrl] = [#(#move_refs),*];
+        static MOVE_INDEX: [&[u32]; #nrl] = [#(#index_refs),*];
+    };
+    (arrays, consts)
+}
+
+/// The `Game` methods that evaluate rules.
+fn methods(facts: &Facts, rt: &syn::Path, state: &proc_macro2::Ident, nw: usize) -> TokenStream {
+    let nw = usize_lit(nw);
+    let nr = usize_lit(facts.roles.len());
+    quote! {
+        fn initial_state(&self) -> #state {
+            #state(INIT)
+        }
+
+        fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
+            out.clear();
+            let (Some(&r), Some(index)) = (ROLE_TERM.get(role), MOVE_INDEX.get(role)) else {
+                return;
+            };
+            let mut terms = ::std::vec::Vec::new();
+            Ev::new(&state.0, &[]).legal(r, &mut terms);
+            for t in terms {
+                if let Some(&m) = rows(index, 2, &[t]).get(1) {
+                    out.push(#rt::Move(m));
+                }
+            }
+            out.sort_unstable();
+            out.dedup();
+        }
+
+        fn is_terminal(&self, state: &#state) -> bool {
+            Ev::new(&state.0, &[]).terminal()
+        }
+
+        fn goal(&self, state: &#state, role: #rt::Role) -> #rt::Goal {
+            let Some(&r) = ROLE_TERM.get(role) else {
+                return #rt::Goal::None;
+            };
+            let mut terms = ::std::vec::Vec::new();
+            Ev::new(&state.0, &[]).goals(r, &mut terms);
+            terms.sort_unstable();
+            terms.dedup();
+            let mut found = None;
+            for t in terms {
+                if let Some(&v) = rows(&GOAL_VALUES, 2, &[t]).get(1) {
+                    if found.is_some() {
+                        return #rt::Goal::Ambiguous;
+                    }
+                    found = Some(v as u8);
+                }
+            }
+            found.map_or(#rt::Goal::None, #rt::Goal::Value)
+        }
+
+        fn apply_unchecked(&self, state: &mut #state, joint: &[#rt::Move]) {
+            let mut terms = [NONE; #nr];
+            for (r, (t, mv)) in terms.iter_mut().zip(joint).enumerate() {
+                *t = MOVE_TERMS[r].get(mv.0 as usize).copied().unwrap_or(NONE);
+            }
+            let mut next = [0u64; #nw];
+            Ev::new(&state.0, &terms).next(&mut next);
+            state.0 = next;
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! Join plans of the lifted back end: for each relation a query needs and
+//! each pattern of bound arguments it is called with (an adornment), the
+//! order in which each rule's body is evaluated.
+//!
+//! The order is fixed at compile time, greedily: tests as soon as their
+//! variables are bound (`distinct`, negations, fully bound literals), then
+//! the literal expected to produce fewest solutions given what is bound.
+
+use crate::lifted::{CRule, Lit, Pat};
+
+/// Which arguments of a call are bound: bit `i` for argument `i`.
+pub type Adorn = u32;
+
+/// Where a literal's tuples come from at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A static relation: a constant table.
+    Static,
+    /// `true`: the state's bits.
+    True,
+    /// `does`: the joint move.
+    Does,
+    /// A derived relation outside any cycle: a memoized function.
+    Derived,
+    /// A derived relation on a cycle: the table its component computes.
+    Table,
+}
+
+/// One step of a plan.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// Argument `index` of the call, matched against the head's pattern.
+    Param {
+        /// Which argument.
+        index: usize,
+        /// The head's pattern there.
+        pat: Pat,
+    },
+    /// A literal (its arguments fully bound ones tested, the rest bound by
+    /// matching), `bound` being the arguments bound before it runs.
+    Lit {
+        /// Where its tuples come from.
+        source: Source,
+        /// Its relation.
+        rel: u32,
+        /// Its arguments.
+        args: Box<[Pat]>,
+        /// Under `not`.
+        negated: bool,
+        /// The arguments ground when it runs.
+        bound: Adorn,
+    },
+    /// The two (bound) terms differ.
+    Distinct(Pat, Pat),
+}
+
+/// What the planner needs to know of relations.
+pub trait Catalog {
+    /// Where `rel`'s tuples come from.
+    fn source(&self, rel: u32) -> Source;
+    /// An estimate of the number of tuples of `rel` matching a literal of
+    /// which `leaves` constants or bound variables are known.
+    fn estimate(&self, rel: u32, args: &[Pat], leaves: i32) -> f64;
+}
+
+/// The plan of `rule` called with the head arguments in `adorn` bound.
+pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step> {
+    let mut bound = vec![false; rule.num_vars];
+    let mut steps = Vec::with_capacity(rule.body.len() + rule.head.len());
+    for (index, pat) in rule.head.iter().enumerate() {
+        if adorn >> index & 1 == 1 {
+            steps.push(Step::Param {
+                index,
+                pat: pat.clone(),
+            });
+            pat.for_each_var(&mut |v| bound[v as usize] = true);
+        }
+    }
+    let mut done = vec![false; rule.body.len()];
+    while let Some(i) = next_literal(&rule.body, &done, &bound, catalog) {
+        done[i] = true;
+        steps.push(step(&rule.body[i], &bound, catalog));
+        rule.body[i].for_each_var(&mut |v| bound[v as usize] = true);
+    }
+    steps
+}
+
+/// The next literal to evaluate: a test if one is ready, else the cheapest
+/// positive literal.
+fn next_literal(
+    body: &[Lit],
+    done: &[bool],
+    bound: &[bool],
+    catalog: &impl Catalog,
+) -> Option<usize> {
+    let ready = |l: &Lit| {
+        let mut all = true;
+        l.for_each_var(&mut |v| all &= bound[v as usize]);
+        all
+    };
+    let open = || (0..body.len()).filter(|&i| !done[i]);
+    if let Some(i) = open().find(|&i| ready(&body[i])) {
+        return Some(i);
+    }
+    let cost = |i: usize| match &body[i] {
+        Lit::Pos(rel, args) => catalog.estimate(
+            *rel,
+            args,
+            args.iter().map(|a| known_leaves(a, bound)).sum(),
+        ),
+        // Unsafe literals wait for the positive ones (the checker makes
+        // sure those bind their variables).
+        _ => f64::INFINITY,
+    };
+    open().min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
+}
+
+/// The step of a literal evaluated with `bound` variables known.
+fn step(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> Step {
+    match lit {
+        Lit::Pos(rel, args) | Lit::Neg(rel, args) => Step::Lit {
+            source: catalog.source(*rel),
+            rel: *rel,
+            args: args.clone(),
+            negated: matches!(lit, Lit::Neg(..)),
+            bound: adornment(args, bound),
+        },
+        Lit::Distinct(a, b) => Step::Distinct(a.clone(), b.clone()),
+    }
+}
+
+/// Number of leaves of `p` known before matching (constants, bound
+/// variables).
+fn known_leaves(p: &Pat, bound: &[bool]) -> i32 {
+    match p {
+        Pat::Var(v) => bound[*v as usize] as i32,
+        Pat::Ground(_) => 1,
+        Pat::Func(_, args) => args.iter().map(|a| known_leaves(a, bound)).sum(),
+    }
+}
+
+/// The arguments of `args` that are ground once `bound` variables are.
+pub fn adornment(args: &[Pat], bound: &[bool]) -> Adorn {
+    args.iter()
+        .enumerate()
+        .filter(|(_, a)| a.bound_by(bound))
+        .fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// The relations (with adornments) a plan calls, and the static tables it
+/// reads.
+pub fn calls(steps: &[Step]) -> impl Iterator<Item = (Source, u32, Adorn, bool)> + '_ {
+    steps.iter().filter_map(|s| match s {
+        Step::Lit {
+            source,
+            rel,
+            bound,
+            negated,
+            args,
+        } => {
+            let full = (1u32 << args.len()) - 1;
+            // A negation is always called fully bound.
+            Some((
+                *source,
+                *rel,
+                if *negated { full } else { *bound },
+                *negated,
+            ))
+        }
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Sizes;
+
+    impl Catalog for Sizes {
+        fn source(&self, rel: u32) -> Source {
+            if rel == 0 {
+                Source::Static
+            } else {
+                Source::True
+            }
+        }
+
+        fn estimate(&self, rel: u32, _args: &[Pat], leaves: i32) -> f64 {
+            let base = if rel == 0 { 1000.0 } else { 10.0 };
+            base / 10f64.powi(leaves)
+        }
+    }
+
+    fn var(v: u32) -> Pat {
+        Pat::Var(v)
+    }
+
+    #[test]
+    fn tests_run_as_soon_as_bound_and_small_relations_first() {
+        // h(X) :- big(X, Y), small(Y), distinct(Y, 3).
+        let rule = CRule {
+            head_rel: 9,
+            head: vec![var(0)].into(),
+            body: vec![
+                Lit::Pos(0, vec![var(0), var(1)].into()),
+                Lit::Pos(1, vec![var(1)].into()),
+                Lit::Distinct(var(1), Pat::Ground(3)),
+            ],
+            num_vars: 2,
+        };
+        let steps = plan_rule(&rule, 0, &Sizes);
+        let order: Vec<String> = steps
+            .iter()
+            .map(|s| match s {
+                Step::Lit { rel, bound, .. } => format!("{rel}:{bound:b}"),
+                Step::Distinct(..) => "distinct".into(),
+                Step::Param { index, .. } => format!("param{index}"),
+            })
+            .collect();
+        assert_eq!(order, ["1:0", "distinct", "0:10"]);
+        // With the head bound, the big relation is keyed on both arguments.
+        let steps = plan_rule(&rule, 1, &Sizes);
+        assert!(matches!(steps[0], Step::Param { index: 0, .. }));
+        assert!(matches!(steps[1], Step::Lit { rel: 1, .. }));
+    }
+}

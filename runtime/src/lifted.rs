@@ -1,0 +1,133 @@
+//! Support for the modules of gdl-codegen's lifted back end: per-state memo
+//! tables, lookups in sorted constant tables, and iteration over the
+//! fluents of a state. Kept here so that generated code stays short and
+//! reads as the rules it came from.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A term id that names no term: what building a term outside the game's
+/// term universe gives. It equals no term of a table, a state or a move.
+pub const NONE: u32 = u32::MAX;
+
+/// The multiplicative hash of rustc (`FxHasher`): memo keys are a few
+/// small integers, for which SipHash's resistance costs more than it buys.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A per-state memo table: the answers of one relation called with one
+/// pattern of bound arguments, by the bound values.
+pub type Memo<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// The rows of `table` (rows of `width` numbers, sorted) whose first
+/// `key.len()` numbers are `key`, as one slice of whole rows.
+#[inline]
+pub fn rows<'a>(table: &'a [u32], width: usize, key: &[u32]) -> &'a [u32] {
+    let n = table.len() / width;
+    let prefix = |i: usize| &table[i * width..i * width + key.len()];
+    let lo = partition(n, |i| prefix(i) < key);
+    let hi = lo + partition(n - lo, |i| prefix(lo + i) <= key);
+    &table[lo * width..hi * width]
+}
+
+/// Whether `table` (rows of `width` numbers, sorted) holds the row `row`.
+#[inline]
+pub fn contains(table: &[u32], width: usize, row: &[u32]) -> bool {
+    !rows(table, width, row).is_empty()
+}
+
+/// The first index in `0..n` where `below` turns false (`below` must be
+/// true on a prefix of the range and false after).
+#[inline]
+fn partition(n: usize, below: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if below(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// The positions of the bits set in both `state` and `mask`, in order.
+#[inline]
+pub fn set_bits<'a>(state: &'a [u64], mask: &'a [u64]) -> impl Iterator<Item = u32> + 'a {
+    state
+        .iter()
+        .zip(mask)
+        .enumerate()
+        .flat_map(|(i, (&s, &m))| Bits(s & m).map(move |b| i as u32 * 64 + b))
+}
+
+/// The set bits of a word, lowest first.
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_finds_every_row_with_the_key_and_no_other() {
+        let t = [1, 5, 2, 0, 2, 1, 2, 7, 3, 3];
+        assert_eq!(rows(&t, 2, &[2]), &[2, 0, 2, 1, 2, 7]);
+        assert_eq!(rows(&t, 2, &[2, 1]), &[2, 1]);
+        assert!(rows(&t, 2, &[4]).is_empty());
+        assert!(rows(&t, 2, &[0]).is_empty());
+        assert_eq!(rows(&t, 2, &[]).len(), t.len());
+        assert!(contains(&t, 2, &[3, 3]));
+        assert!(!contains(&t, 2, &[3, 4]));
+    }
+
+    #[test]
+    fn set_bits_lists_the_common_bits_in_order() {
+        let s = [0b1011u64, 1 << 63];
+        let m = [0b0011u64, u64::MAX];
+        assert_eq!(set_bits(&s, &m).collect::<Vec<_>>(), vec![0, 1, 127]);
+    }
+}

@@ -16,10 +16,18 @@ pub const NONE: u32 = u32::MAX;
 pub struct FxHasher(u64);
 
 impl Hasher for FxHasher {
+    /// Eight bytes a round: arrays of `u32` keys arrive here as bytes.
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.write_u64(u64::from_le_bytes(c.try_into().expect("eight bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.write_u64(u64::from_le_bytes(last));
         }
     }
 

@@ -119,10 +119,7 @@ impl<'r> Body<'r> {
             Pat::Func(f, args) => {
                 let vals: Vec<TokenStream> = args.iter().map(|a| self.value(a)).collect();
                 match self.reg.make_table(*f, args.len()) {
-                    Some(table) => {
-                        let w = Literal::usize_unsuffixed(args.len() + 1);
-                        quote!(make(&#table, #w, &[#(#vals),*]))
-                    }
+                    Some(make) => quote!(#make(#(#vals),*)),
                     None => quote!(NONE),
                 }
             }
@@ -190,13 +187,13 @@ impl<'r> Body<'r> {
                     self.wraps.push(Wrap::If(quote!(#holds)));
                     return;
                 }
-                let table = self.reg.static_table(rel, bound);
-                let w = Literal::usize_unsuffixed(args.len());
                 if all {
-                    self.wraps.push(Wrap::If(
-                        quote!(#not contains(&#table, #w, &[#(#key_vals),*])),
-                    ));
+                    let check = self.reg.static_check(rel);
+                    self.wraps
+                        .push(Wrap::If(quote!(#not #check(#(#key_vals),*))));
                 } else {
+                    let table = self.reg.static_table(rel, bound);
+                    let w = Literal::usize_unsuffixed(args.len());
                     let row = self.fresh("row");
                     self.wraps.push(Wrap::For(
                         quote!(#row),
@@ -254,8 +251,10 @@ impl<'r> Body<'r> {
         }
         let mask = self.reg.mask(p);
         let f = self.fresh("f");
-        self.wraps
-            .push(Wrap::For(quote!(#f), quote!(set_bits(self.state, &#mask))));
+        self.wraps.push(Wrap::For(
+            quote!(#f),
+            quote!(set_bits(&{ self.state }, &#mask)),
+        ));
         self.matching(p, quote!(FLUENT_TERM[#f as usize]));
     }
 
@@ -268,8 +267,11 @@ impl<'r> Body<'r> {
         }
         let (ri, m) = (self.fresh("r"), self.fresh("m"));
         self.wraps.push(Wrap::For(
-            quote!((#ri, &#m)),
-            quote!(self.joint.iter().enumerate()),
+            quote!((#ri, #m)),
+            quote!({ self.joint }
+                .into_iter()
+                .enumerate()
+                .filter(|&(_, m)| m != NONE)),
         ));
         self.matching(&args[0], quote!(ROLE_TERM[#ri]));
         self.matching(&args[1], quote!(#m));

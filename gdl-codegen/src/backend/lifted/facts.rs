@@ -31,6 +31,8 @@ pub struct Universe {
     pub text: Vec<String>,
     /// Functors (name, arity), numbered.
     pub functors: Vec<(Sym, usize)>,
+    /// The functors' names.
+    pub names: FxHashMap<Sym, String>,
 }
 
 /// The compile-time facts of a game.
@@ -207,6 +209,7 @@ impl Universe {
                     let f = *functor_of.entry(key).or_insert(next);
                     if f == next {
                         u.functors.push(key);
+                        u.names.insert(sym, program.symbols.name(sym).to_owned());
                     }
                     (f, args)
                 }
@@ -217,6 +220,15 @@ impl Universe {
             u.text.push(terms.text(program, t));
         }
         u
+    }
+
+    /// The name of functor `fid`.
+    pub fn functor_name(&self, fid: u32) -> String {
+        let (sym, arity) = self.functors[fid as usize];
+        format!(
+            "{}/{arity}",
+            self.names.get(&sym).cloned().unwrap_or_default()
+        )
     }
 
     /// Number of terms.

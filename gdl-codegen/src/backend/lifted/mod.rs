@@ -20,6 +20,7 @@ pub mod body;
 pub mod facts;
 pub mod module;
 pub mod plan;
+pub mod terms;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -85,6 +86,8 @@ pub struct Registry {
     made: BTreeSet<u32>,
     /// Static tables read, by (relation, bound arguments).
     statics: BTreeSet<(u32, Adorn)>,
+    /// Static relations whose tuples are tested.
+    checks: BTreeSet<u32>,
     /// Whether each static relation has tuples.
     nonempty: Vec<bool>,
     /// Fluent masks used: by functor id, `None` for every fluent.
@@ -148,6 +151,7 @@ impl Registry {
             functors,
             made: BTreeSet::new(),
             statics: BTreeSet::new(),
+            checks: BTreeSet::new(),
             nonempty: facts
                 .statics
                 .iter()
@@ -177,11 +181,11 @@ impl Registry {
         self.functors.get(&(f, arity)).copied()
     }
 
-    /// The table that builds terms of functor `f`/`arity` at run time.
+    /// The function that builds terms of functor `f`/`arity` at run time.
     pub fn make_table(&mut self, f: Sym, arity: usize) -> Option<Ident> {
         let fid = self.functor(f, arity)?;
         self.made.insert(fid);
-        Some(format_ident!("MAKE_{}", fid))
+        Some(format_ident!("make_{}", fid))
     }
 
     /// Whether static relation `rel` has a tuple.
@@ -193,6 +197,12 @@ impl Registry {
     pub fn static_table(&mut self, rel: u32, bound: Adorn) -> Ident {
         self.statics.insert((rel, bound));
         static_table_name(&self.names[rel as usize], bound, self.arity[rel as usize])
+    }
+
+    /// The function testing a tuple of static relation `rel`.
+    pub fn static_check(&mut self, rel: u32) -> Ident {
+        self.checks.insert(rel);
+        format_ident!("in_{}", self.names[rel as usize])
     }
 
     /// The function computing derived relation `rel` called with `bound`.

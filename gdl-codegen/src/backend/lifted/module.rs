@@ -48,7 +48,7 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
     let (data, consts) = tables(facts, &reg, nw);
     let specific = methods(facts, rt, &state, nw);
     let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), specific);
-    let ev = ev_items(nw, &fields, &fns, &queries, rt);
+    let ev = ev_items(nw, facts.roles.len(), &fields, &fns, &queries, rt);
     let items = header_items(opts, &game, &state, nw, &strings, rt);
     Module {
         items: quote! {
@@ -165,7 +165,7 @@ fn relation_fns(facts: &Facts, reg: &mut Registry) -> (Vec<TokenStream>, Vec<Tok
             next_call += 1;
             let (f, field) = derived_fn(facts, reg, rel, adorn);
             fns.push(f);
-            fields.push(field);
+            fields.extend(field);
             continue;
         }
         let Some(&comp) = reg.comps.iter().find(|c| !comps_done.contains(*c)) else {
@@ -185,7 +185,7 @@ fn derived_fn(
     reg: &mut Registry,
     rel: u32,
     adorn: Adorn,
-) -> (TokenStream, TokenStream) {
+) -> (TokenStream, Option<TokenStream>) {
     let name = reg.call(rel, adorn);
     let eval = format_ident!("eval_{}", name);
     let memo = format_ident!("memo_{}", name);
@@ -240,6 +240,18 @@ fn derived_fn(
         quote!()
     };
     let wrap = |ty: TokenStream| if cyclic { quote!(Option<#ty>) } else { ty };
+    if free.is_empty() && !cyclic {
+        // A test off any cycle: evaluated each time, as a memo lookup
+        // costs about what the test does.
+        let f = quote! {
+            #[doc = #doc]
+            fn #name(&mut self, #(#params: u32),*) -> bool {
+                #({ #bodies })*
+                false
+            }
+        };
+        return (f, None);
+    }
     if free.is_empty() {
         let ty = wrap(quote!(bool));
         let f = quote! {
@@ -261,7 +273,7 @@ fn derived_fn(
                 false
             }
         };
-        (f, quote!(#memo: Memo<[u32; #k], #ty>))
+        (f, Some(quote!(#memo: Memo<[u32; #k], #ty>)))
     } else {
         let ty = wrap(quote!(Rc<[[u32; #w]]>));
         let f = quote! {
@@ -282,7 +294,7 @@ fn derived_fn(
                 answers
             }
         };
-        (f, quote!(#memo: Memo<[u32; #k], #ty>))
+        (f, Some(quote!(#memo: Memo<[u32; #k], #ty>)))
     }
 }
 
@@ -375,38 +387,80 @@ fn component_fn(facts: &Facts, reg: &mut Registry, comp: usize) -> (TokenStream,
 /// relations' functions and the queries.
 fn ev_items(
     nw: usize,
+    nr: usize,
     fields: &[TokenStream],
     fns: &[TokenStream],
     queries: &TokenStream,
     rt: &syn::Path,
 ) -> TokenStream {
     let nw = usize_lit(nw);
+    let nr = usize_lit(nr);
     let names: Vec<_> = fields
         .iter()
         .map(|f| f.clone().into_iter().next().expect("a field name"))
         .collect();
+    let resets = names.iter().map(|n| {
+        if n.to_string().starts_with("done_") {
+            quote!(self.#n = false;)
+        } else {
+            quote!(self.#n.clear();)
+        }
+    });
     quote! {
         use ::std::rc::Rc;
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
         use #rt::lifted::{contains, rows, set_bits, Memo, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
-        /// (none for `legal`, `terminal` and `goal`): what has been computed
-        /// so far, by relation and bound arguments.
-        struct Ev<'a> {
-            state: &'a [u64; #nw],
-            joint: &'a [u32],
+        /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
+        /// been computed so far, by relation and bound arguments.
+        struct Ev {
+            state: [u64; #nw],
+            joint: [u32; #nr],
             #(#fields,)*
         }
 
+        ::std::thread_local! {
+            /// Each thread's evaluation of the state it last queried: the
+            /// queries of one state (every role's legal moves, terminal,
+            /// goals) share what they compute.
+            static STATE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
+            /// Each thread's evaluation of its last transition.
+            static MOVE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
+        }
+
+        /// Runs `f` on `cell`'s evaluation, reset unless it is of `state`
+        /// and `joint` already.
+        fn with_ev<R>(
+            cell: &'static ::std::thread::LocalKey<::core::cell::RefCell<Ev>>,
+            state: &[u64; #nw],
+            joint: &[u32; #nr],
+            f: impl FnOnce(&mut Ev) -> R,
+        ) -> R {
+            cell.with(|cell| {
+                let mut ev = cell.borrow_mut();
+                if ev.state != *state || ev.joint != *joint {
+                    ev.reset(state, joint);
+                }
+                f(&mut ev)
+            })
+        }
+
         #[allow(unused_variables, unused_mut, clippy::collapsible_if, clippy::needless_range_loop, reason = "rule bodies are printed as they come")]
-        impl<'a> Ev<'a> {
-            fn new(state: &'a [u64; #nw], joint: &'a [u32]) -> Self {
+        impl Ev {
+            fn new() -> Self {
                 Ev {
-                    state,
-                    joint,
+                    state: [!0; #nw],
+                    joint: [NONE; #nr],
                     #(#names: ::core::default::Default::default(),)*
                 }
+            }
+
+            /// Forgets what was computed (keeping the tables' memory).
+            fn reset(&mut self, state: &[u64; #nw], joint: &[u32; #nr]) {
+                self.state = *state;
+                self.joint = *joint;
+                #(#resets)*
             }
 
             #[allow(dead_code, reason = "the helpers a game's rules need vary")]
@@ -419,7 +473,10 @@ fn ev_items(
             #[allow(dead_code, reason = "the helpers a game's rules need vary")]
         /// Whether role term `r` plays move term `m`.
             fn does(&self, r: u32, m: u32) -> bool {
-                self.joint.iter().enumerate().any(|(i, &x)| ROLE_TERM.get(i) == Some(&r) && x == m)
+                self.joint
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &x)| x != NONE && ROLE_TERM.get(i) == Some(&r) && x == m)
             }
 
             #queries
@@ -448,12 +505,6 @@ fn ev_items(
             FLUENT_OF.get(t as usize).copied().unwrap_or(NONE)
         }
 
-        #[allow(dead_code, reason = "the helpers a game's rules need vary")]
-        /// The term `table`'s functor applied to `key` (`NONE` if no such
-        /// term exists): `table` rows are the arguments, then the term.
-        fn make(table: &[u32], width: usize, key: &[u32]) -> u32 {
-            rows(table, width, key).get(width - 1).copied().unwrap_or(NONE)
-        }
     }
 }
 
@@ -579,23 +630,18 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
         "GOAL_VALUES",
         goals.concat(),
     ));
+    let mut makers = Vec::new();
     for &fid in &reg.made {
-        let arity = u.functors[fid as usize].1;
-        let mut rows: Vec<Vec<u32>> = (0..u.len())
-            .filter(|&t| u.functor[t] == fid)
-            .map(|t| {
-                let mut row = u.args[t].clone();
-                row.push(t as u32);
-                row
-            })
-            .collect();
-        rows.sort_unstable();
-        let _ = arity;
-        arrays.push(data(
-            "Terms of one functor: (arguments, term), sorted.",
-            format!("MAKE_{fid}"),
-            rows.concat(),
-        ));
+        let (f, mut tables) = super::terms::maker(u, fid);
+        makers.push(f);
+        arrays.append(&mut tables);
+    }
+    for &rel in &reg.checks {
+        let tuples = facts.statics[rel as usize].as_deref().unwrap_or_default();
+        let (f, mut tables) =
+            super::terms::static_check(&reg.names[rel as usize], tuples, reg.arity[rel as usize]);
+        makers.push(f);
+        arrays.append(&mut tables);
     }
     for &(rel, bound) in &reg.statics {
         let arity = reg.arity[rel as usize];
@@ -640,6 +686,7 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
     let role_terms = facts.roles.iter().map(|&t| Literal::u32_unsuffixed(t));
     let nrl = usize_lit(nr);
     let consts = quote! {
+        #(#makers)*
         #(#masks)*
         static INIT: [u64; #nwl] = [#(#init),*];
         static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
@@ -664,7 +711,7 @@ fn methods(facts: &Facts, rt: &syn::Path, state: &proc_macro2::Ident, nw: usize)
                 return;
             };
             let mut terms = ::std::vec::Vec::new();
-            Ev::new(&state.0, &[]).legal(r, &mut terms);
+            with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, &mut terms));
             for t in terms {
                 if let Some(&m) = rows(index, 2, &[t]).get(1) {
                     out.push(#rt::Move(m));
@@ -675,7 +722,7 @@ fn methods(facts: &Facts, rt: &syn::Path, state: &proc_macro2::Ident, nw: usize)
         }
 
         fn is_terminal(&self, state: &#state) -> bool {
-            Ev::new(&state.0, &[]).terminal()
+            with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.terminal())
         }
 
         fn goal(&self, state: &#state, role: #rt::Role) -> #rt::Goal {
@@ -683,7 +730,7 @@ fn methods(facts: &Facts, rt: &syn::Path, state: &proc_macro2::Ident, nw: usize)
                 return #rt::Goal::None;
             };
             let mut terms = ::std::vec::Vec::new();
-            Ev::new(&state.0, &[]).goals(r, &mut terms);
+            with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.goals(r, &mut terms));
             terms.sort_unstable();
             terms.dedup();
             let mut found = None;
@@ -704,7 +751,7 @@ fn methods(facts: &Facts, rt: &syn::Path, state: &proc_macro2::Ident, nw: usize)
                 *t = MOVE_TERMS[r].get(mv.0 as usize).copied().unwrap_or(NONE);
             }
             let mut next = [0u64; #nw];
-            Ev::new(&state.0, &terms).next(&mut next);
+            with_ev(&MOVE_EV, &state.0, &terms, |ev| ev.next(&mut next));
             state.0 = next;
         }
     }

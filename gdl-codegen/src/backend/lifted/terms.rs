@@ -1,0 +1,277 @@
+//! Building terms at run time: `make_<f>(args..)` gives the id of the term
+//! `(f args..)`, or `NONE` when the universe has no such term.
+//!
+//! Where the arguments of `f`'s terms take few values per position, the
+//! term is read from a dense table indexed by the arguments' ranks (one
+//! load per argument and one for the term); elsewhere a binary search over
+//! the sorted (arguments, term) rows.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::facts::Universe;
+use crate::backend::common::format::DataArray;
+use crate::ground::db::NONE;
+
+/// Largest dense table of one functor's terms, in entries.
+const MAX_DENSE: usize = 1 << 18;
+
+/// The builder function of functor `fid` and the tables it reads.
+pub fn maker(u: &Universe, fid: u32) -> (TokenStream, Vec<DataArray>) {
+    let arity = u.functors[fid as usize].1;
+    let terms: Vec<usize> = (0..u.len()).filter(|&t| u.functor[t] == fid).collect();
+    let name = format_ident!("make_{}", fid);
+    let params: Vec<_> = (0..arity).map(|i| format_ident!("x{}", i)).collect();
+    let domains = domains(arity, terms.iter().map(|&t| u.args[t].as_slice()));
+    let size = dense_size(&domains, MAX_DENSE);
+    match size {
+        Some(n) => dense(u, fid, &terms, &domains, n),
+        _ => sorted(u, fid, &terms, arity, &name, &params),
+    }
+}
+
+/// A dense index over tuples whose position `i` takes the values
+/// `domains[i]`: the statements binding each argument `x<i>`'s rank (or
+/// running `fail` when it is outside its domain), the index expression,
+/// and the rank tables (named `<prefix>_RANK_<i>`).
+pub struct Dense {
+    /// The rank statements.
+    pub lookups: Vec<TokenStream>,
+    /// The index of the tuple, once the ranks are bound.
+    pub index: TokenStream,
+    /// The rank tables.
+    pub arrays: Vec<DataArray>,
+}
+
+impl Dense {
+    /// The index over `domains` (each sorted, none empty).
+    pub fn new(prefix: &str, domains: &[Vec<u32>], fail: &TokenStream) -> Dense {
+        let mut lookups = Vec::new();
+        let mut arrays = Vec::new();
+        let mut index: Option<TokenStream> = None;
+        for (i, d) in domains.iter().enumerate() {
+            let (lo, hi) = (d[0], *d.last().expect("a value"));
+            let mut ranks = vec![NONE; (hi - lo + 1) as usize];
+            for (r, &a) in d.iter().enumerate() {
+                ranks[(a - lo) as usize] = r as u32;
+            }
+            let rank_table = format!("{prefix}_RANK_{i}");
+            let rt = format_ident!("{}", rank_table);
+            arrays.push(DataArray {
+                doc:
+                    "Rank of each term id in one argument position's domain (from the smallest id)."
+                        .into(),
+                name: rank_table,
+                data: ranks,
+                may_be_unused: false,
+            });
+            let (x, r) = (format_ident!("x{}", i), format_ident!("r{}", i));
+            let lo = Literal::u32_unsuffixed(lo);
+            let len = Literal::usize_unsuffixed(d.len());
+            lookups.push(quote! {
+                let #r = match #rt.get(#x.wrapping_sub(#lo) as usize) {
+                    Some(&r) if r != NONE => r as usize,
+                    _ => #fail,
+                };
+            });
+            index = Some(match index {
+                None => quote!(#r),
+                Some(prev) => quote!((#prev) * #len + #r),
+            });
+        }
+        Dense {
+            lookups,
+            index: index.unwrap_or_else(|| quote!(0)),
+            arrays,
+        }
+    }
+
+    /// The index of a tuple (each value in its domain).
+    pub fn position(domains: &[Vec<u32>], tuple: &[u32]) -> usize {
+        tuple.iter().enumerate().fold(0, |acc, (i, a)| {
+            acc * domains[i].len() + domains[i].binary_search(a).expect("in its domain")
+        })
+    }
+}
+
+/// The sorted values each position of `tuples` takes.
+pub fn domains<'a>(arity: usize, tuples: impl Iterator<Item = &'a [u32]>) -> Vec<Vec<u32>> {
+    let mut domains: Vec<Vec<u32>> = vec![Vec::new(); arity];
+    for t in tuples {
+        for (i, &a) in t.iter().enumerate() {
+            domains[i].push(a);
+        }
+    }
+    domains.iter_mut().for_each(|d| {
+        d.sort_unstable();
+        d.dedup();
+    });
+    domains
+}
+
+/// The number of tuples a dense index over `domains` spans, if at most
+/// `max`.
+pub fn dense_size(domains: &[Vec<u32>], max: usize) -> Option<usize> {
+    domains
+        .iter()
+        .try_fold(1usize, |n, d| n.checked_mul(d.len().max(1)))
+        .filter(|&n| n <= max)
+}
+
+/// A dense table indexed by the arguments' ranks in their positions'
+/// domains.
+fn dense(
+    u: &Universe,
+    fid: u32,
+    terms: &[usize],
+    domains: &[Vec<u32>],
+    n: usize,
+) -> (TokenStream, Vec<DataArray>) {
+    let name = format_ident!("make_{}", fid);
+    let prefix = format!("MAKE_{fid}");
+    let Dense {
+        lookups,
+        index,
+        mut arrays,
+    } = Dense::new(&prefix, domains, &quote!(return NONE));
+    let mut table = vec![NONE; n];
+    for &t in terms {
+        table[Dense::position(domains, &u.args[t])] = t as u32;
+    }
+    let terms_table = format!("{prefix}_TERMS");
+    let tt = format_ident!("{}", terms_table);
+    arrays.push(DataArray {
+        doc: "The terms of one functor, by their arguments' ranks.".into(),
+        name: terms_table,
+        data: table,
+        may_be_unused: false,
+    });
+    let params = (0..domains.len()).map(|i| format_ident!("x{}", i));
+    let doc = format!(
+        " The term `({} ..)` of these arguments.",
+        u.functor_name(fid)
+    );
+    let f = quote! {
+        #[doc = #doc]
+        #[inline]
+        fn #name(#(#params: u32),*) -> u32 {
+            #(#lookups)*
+            #tt[#index]
+        }
+    };
+    (f, arrays)
+}
+
+/// Sorted (arguments, term) rows, searched.
+fn sorted(
+    u: &Universe,
+    fid: u32,
+    terms: &[usize],
+    arity: usize,
+    name: &proc_macro2::Ident,
+    params: &[proc_macro2::Ident],
+) -> (TokenStream, Vec<DataArray>) {
+    let mut rows: Vec<Vec<u32>> = terms
+        .iter()
+        .map(|&t| {
+            let mut row = u.args[t].clone();
+            row.push(t as u32);
+            row
+        })
+        .collect();
+    rows.sort_unstable();
+    let table = format!("MAKE_{fid}");
+    let tt = format_ident!("{}", table);
+    let w = Literal::usize_unsuffixed(arity + 1);
+    let doc = format!(
+        " The term `({} ..)` of these arguments.",
+        u.functor_name(fid)
+    );
+    let f = quote! {
+        #[doc = #doc]
+        fn #name(#(#params: u32),*) -> u32 {
+            rows(&#tt, #w, &[#(#params),*]).get(#w - 1).copied().unwrap_or(NONE)
+        }
+    };
+    let array = DataArray {
+        doc: "Terms of one functor: (arguments, term), sorted.".into(),
+        name: table,
+        data: rows.concat(),
+        may_be_unused: false,
+    };
+    (f, vec![array])
+}
+
+/// Largest bit set of one static relation's tuples, in bits.
+const MAX_BITS: usize = 1 << 22;
+
+/// The test `in_<rel>(args..)` of static relation `rel`'s `tuples`: a bit
+/// set indexed by the arguments' ranks where it is small, else a binary
+/// search in the sorted tuples.
+pub fn static_check(
+    name: &str,
+    tuples: &[Vec<u32>],
+    arity: usize,
+) -> (TokenStream, Vec<DataArray>) {
+    let f = format_ident!("in_{}", name);
+    let params: Vec<_> = (0..arity).map(|i| format_ident!("x{}", i)).collect();
+    let doc = format!(" Whether `{name}` holds of these arguments (a static relation).");
+    let prefix = format!("IN_{}", name.to_ascii_uppercase());
+    if tuples.is_empty() {
+        let f = quote! {
+            #[doc = #doc]
+            fn #f(#(#params: u32),*) -> bool {
+                false
+            }
+        };
+        return (f, Vec::new());
+    }
+    let domains = domains(arity, tuples.iter().map(Vec::as_slice));
+    if let Some(n) = dense_size(&domains, MAX_BITS) {
+        let Dense {
+            lookups,
+            index,
+            mut arrays,
+        } = Dense::new(&prefix, &domains, &quote!(return false));
+        let mut bits = vec![0u32; n.div_ceil(32)];
+        for t in tuples {
+            let i = Dense::position(&domains, t);
+            bits[i / 32] |= 1 << (i % 32);
+        }
+        let bt = format_ident!("{}_BITS", prefix);
+        arrays.push(DataArray {
+            doc: "A static relation's tuples, one bit each, by their arguments' ranks.".into(),
+            name: bt.to_string(),
+            data: bits,
+            may_be_unused: false,
+        });
+        let f = quote! {
+            #[doc = #doc]
+            #[inline]
+            fn #f(#(#params: u32),*) -> bool {
+                #(#lookups)*
+                let i = #index;
+                (#bt[i >> 5] >> (i & 31)) & 1 != 0
+            }
+        };
+        return (f, arrays);
+    }
+    let mut rows = tuples.to_vec();
+    rows.sort_unstable();
+    rows.dedup();
+    let tt = format_ident!("{}_ROWS", prefix);
+    let w = Literal::usize_unsuffixed(arity);
+    let f = quote! {
+        #[doc = #doc]
+        fn #f(#(#params: u32),*) -> bool {
+            contains(&#tt, #w, &[#(#params),*])
+        }
+    };
+    let array = DataArray {
+        doc: "A static relation's tuples, sorted.".into(),
+        name: tt.to_string(),
+        data: rows.concat(),
+        may_be_unused: false,
+    };
+    (f, vec![array])
+}

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::fmt;
 
 use crate::ground::Budget;
-use crate::session::{self, Caller, CodegenError, CodegenOptions, Session};
+use crate::session::{self, Backend, Caller, CodegenError, CodegenOptions, Session};
 
 /// Compiles game files into `OUT_DIR`.
 #[derive(Clone, Debug, Default)]
@@ -55,6 +55,13 @@ impl Builder {
         self
     }
 
+    /// Sets the back end (default [`Backend::Auto`]: the ground one when the
+    /// game grounds within the budgets, else the lifted one).
+    pub fn backend(mut self, backend: Backend) -> Self {
+        self.options.backend = backend;
+        self
+    }
+
     /// Sets the path of the runtime crate in generated code (default `::gdl_runtime`).
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.options.emit.runtime_path = path.into();
@@ -85,6 +92,8 @@ impl Builder {
             .map_err(BuildError)?;
         let stem = game.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
         let out = out_dir.join(format!("{stem}.rs"));
+        std::fs::create_dir_all(&out_dir)
+            .map_err(|e| io(format!("cannot create {}: {e}", out_dir.display())))?;
         std::fs::write(&out, code)
             .map_err(|e| io(format!("cannot write {}: {e}", out.display())))?;
         Ok(out)

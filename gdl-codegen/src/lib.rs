@@ -39,4 +39,4 @@ pub mod session;
 pub use builder::Builder;
 pub use reasoner::interp::Interpreter;
 pub use reasoner::propnet::Propnet;
-pub use session::{CodegenError, CodegenOptions, Session};
+pub use session::{Backend, CodegenError, CodegenOptions, Session};

@@ -7,6 +7,7 @@ use syn::{Attribute, Ident, LitInt, LitStr, Token, Visibility};
 
 use crate::backend::common::names;
 use crate::front::syntax::Syntax;
+use crate::session::Backend;
 
 /// Where the game comes from.
 pub(super) enum Source {
@@ -30,6 +31,7 @@ pub(super) struct Input {
     pub(super) max_rules: Option<usize>,
     pub(super) max_memory_mb: Option<usize>,
     pub(super) max_literals: Option<usize>,
+    pub(super) backend: Option<Backend>,
 }
 
 mod kw {
@@ -39,13 +41,18 @@ mod kw {
     syn::custom_keyword!(max_rules);
     syn::custom_keyword!(max_memory_mb);
     syn::custom_keyword!(max_literals);
+    syn::custom_keyword!(backend);
+    syn::custom_keyword!(auto);
+    syn::custom_keyword!(ground);
+    syn::custom_keyword!(lifted);
     syn::custom_keyword!(infix);
     syn::custom_keyword!(prefix);
 }
 
 const EXPECTED: &str = "expected one of: `include \"file.kif\";`, an inline game as a string \
      literal (`r#\"(role a) ...\"#`), `mod name;`, `struct Name;`, `case_sensitive;`, \
-     `syntax = infix;`, `max_rules = N;`, `max_memory_mb = N;`, `max_literals = N;`";
+     `syntax = infix;`, `max_rules = N;`, `max_memory_mb = N;`, `max_literals = N;`, \
+     `backend = auto|ground|lifted;`";
 
 fn duplicate(span: Span, what: &str) -> syn::Error {
     syn::Error::new(span, format!("{what} is given twice"))
@@ -134,6 +141,22 @@ impl Parse for Input {
             } else if la.peek(kw::max_literals) {
                 input.parse::<kw::max_literals>()?;
                 out.max_literals = Some(parse_usize(input)?.0);
+            } else if la.peek(kw::backend) {
+                input.parse::<kw::backend>()?;
+                input.parse::<Token![=]>()?;
+                let la = input.lookahead1();
+                out.backend = Some(if la.peek(kw::auto) {
+                    input.parse::<kw::auto>()?;
+                    Backend::Auto
+                } else if la.peek(kw::ground) {
+                    input.parse::<kw::ground>()?;
+                    Backend::Ground
+                } else if la.peek(kw::lifted) {
+                    input.parse::<kw::lifted>()?;
+                    Backend::Lifted
+                } else {
+                    return Err(la.error());
+                });
             } else {
                 return Err(unexpected(input));
             }

@@ -44,6 +44,9 @@ fn expand(input: Input) -> syn::Result<TokenStream> {
     if let Some(n) = input.max_literals {
         options.emit.max_literals = n;
     }
+    if let Some(b) = input.backend {
+        options.backend = b;
+    }
 
     let (name, bytes, lit, file) = match source {
         Source::File(lit) => {

@@ -446,7 +446,7 @@ fn ev_items(
             })
         }
 
-        #[allow(unused_variables, unused_mut, clippy::collapsible_if, clippy::needless_range_loop, reason = "rule bodies are printed as they come")]
+        #[allow(unused_variables, unused_mut, clippy::collapsible_if, clippy::needless_range_loop, clippy::too_many_arguments, reason = "rule bodies are printed as they come")]
         impl Ev {
             fn new() -> Self {
                 Ev {

@@ -154,6 +154,7 @@ fn dense(
     let f = quote! {
         #[doc = #doc]
         #[inline]
+        #[allow(clippy::too_many_arguments, reason = "one argument per argument of the term")]
         fn #name(#(#params: u32),*) -> u32 {
             #(#lookups)*
             #tt[#index]
@@ -189,6 +190,7 @@ fn sorted(
     );
     let f = quote! {
         #[doc = #doc]
+        #[allow(clippy::too_many_arguments, reason = "one argument per argument of the term")]
         fn #name(#(#params: u32),*) -> u32 {
             rows(&#tt, #w, &[#(#params),*]).get(#w - 1).copied().unwrap_or(NONE)
         }
@@ -220,6 +222,7 @@ pub fn static_check(
     if tuples.is_empty() {
         let f = quote! {
             #[doc = #doc]
+            #[allow(clippy::too_many_arguments, reason = "one argument per argument of the relation")]
             fn #f(#(#params: u32),*) -> bool {
                 false
             }
@@ -248,6 +251,7 @@ pub fn static_check(
         let f = quote! {
             #[doc = #doc]
             #[inline]
+            #[allow(clippy::too_many_arguments, reason = "one argument per argument of the relation")]
             fn #f(#(#params: u32),*) -> bool {
                 #(#lookups)*
                 let i = #index;
@@ -263,6 +267,7 @@ pub fn static_check(
     let w = Literal::usize_unsuffixed(arity);
     let f = quote! {
         #[doc = #doc]
+        #[allow(clippy::too_many_arguments, reason = "one argument per argument of the relation")]
         fn #f(#(#params: u32),*) -> bool {
             contains(&#tt, #w, &[#(#params),*])
         }

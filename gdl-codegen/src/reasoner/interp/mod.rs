@@ -22,12 +22,14 @@
 //! two terms are written identically; a head variable left unbound produces
 //! no answer; an unstratified negation sees whatever answers were found so far.
 
+mod budget;
 mod game;
 mod kb;
 mod prove;
 mod read;
 mod terms;
 
+pub use budget::{QueryBudget, QueryBudgetError, QueryLimit};
 pub use game::{InterpError, Interpreter, State};
 
 use crate::front::ir::Program;

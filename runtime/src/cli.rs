@@ -433,7 +433,7 @@ pub fn run<G: Game + Sync>(game: &G, label: &str, argv: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testgames::Nim;
+    use crate::testgames::{GivesUp, Nim};
 
     #[test]
     fn simulate_finds_nothing_wrong_in_a_well_formed_game() {
@@ -471,6 +471,25 @@ mod tests {
         }
         // At least one playout on each thread.
         assert!(r.playouts >= 2);
+    }
+
+    #[test]
+    fn a_reasoner_that_gives_up_fails_every_command_and_stops_its_playouts() {
+        let stats = crate::run_playouts(&GivesUp::default(), Budget::Playouts(1000), 1, 100);
+        assert_eq!(stats.playouts, 1);
+        let argv = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        for command in [
+            argv(&["play", "--playouts", "1000"]),
+            argv(&["simulate", "--matches", "3"]),
+            argv(&["bench", "--seconds", "10"]),
+            argv(&["perft", "2"]),
+        ] {
+            assert_eq!(
+                run(&GivesUp::default(), "g", &command),
+                FAILED,
+                "{command:?}"
+            );
+        }
     }
 
     #[test]

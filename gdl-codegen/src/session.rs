@@ -76,6 +76,13 @@ pub enum Knob {
     MaxMemory,
     /// Rule literals compiled ([`EmitOptions::max_literals`]).
     MaxCompileLiterals,
+    /// Answers of one interpreter query
+    /// ([`QueryBudget::max_answers`](crate::reasoner::interp::QueryBudget::max_answers)).
+    MaxAnswers,
+    /// Memory of one interpreter query
+    /// ([`QueryBudget::max_memory`](crate::reasoner::interp::QueryBudget::max_memory)):
+    /// the command line's memory flag, a field of its own elsewhere.
+    MaxQueryMemory,
 }
 
 impl Caller {
@@ -83,13 +90,18 @@ impl Caller {
     pub fn knob(self, knob: Knob) -> &'static str {
         match (self, knob) {
             (Caller::Cli, Knob::MaxRules) => "--max-rules",
-            (Caller::Cli, Knob::MaxMemory) => "--max-memory-mb",
+            (Caller::Cli, Knob::MaxMemory | Knob::MaxQueryMemory) => "--max-memory-mb",
+            (Caller::Cli, Knob::MaxAnswers) => "--max-answers",
             (Caller::Cli, Knob::MaxCompileLiterals) => "--max-compile-literals",
             (Caller::Macro, Knob::MaxRules) => "`max_rules = N;`",
             (Caller::Macro, Knob::MaxMemory) => "`max_memory_mb = N;`",
             (Caller::Macro, Knob::MaxCompileLiterals) => "`max_literals = N;`",
             (Caller::Builder, Knob::MaxRules | Knob::MaxMemory) => "`Builder::budget`",
             (Caller::Builder, Knob::MaxCompileLiterals) => "`Builder::max_compile_literals`",
+            // The macro and the build script compile games; only a program
+            // that builds an interpreter meets these, through its budget.
+            (Caller::Macro | Caller::Builder, Knob::MaxAnswers) => "`QueryBudget::max_answers`",
+            (Caller::Macro | Caller::Builder, Knob::MaxQueryMemory) => "`QueryBudget::max_memory`",
         }
     }
 }

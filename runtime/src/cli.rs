@@ -4,7 +4,8 @@
 //! `gdl-codegen` runs them in-process on its interpreted reasoners, and a
 //! compiled game's binary runs them through [`main`]; both print the same
 //! lines, so results compare directly. Each function returns the process exit
-//! status: 0 success, 1 a difference or a failed check, 2 a usage or I/O error.
+//! status: 0 success, 1 a difference, a failed check or a reasoner that gave
+//! up (see [`Game::failure`]), 2 a usage or I/O error.
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -16,7 +17,7 @@ use crate::{Game, Goal, Move, Rng};
 
 /// Exit status: success.
 pub const OK: i32 = 0;
-/// Exit status: a difference, or a failed check.
+/// Exit status: a difference, a failed check, or a reasoner that gave up.
 pub const FAILED: i32 = 1;
 /// Exit status: a usage or I/O error.
 pub const USAGE: i32 = 2;
@@ -32,6 +33,18 @@ pub struct PlayoutOptions {
     pub threads: usize,
 }
 
+/// Prints why `game` gave up, if it did (see [`Game::failure`]): its results
+/// are then meaningless and the command fails.
+pub fn gave_up<G: Game>(game: &G, label: &str) -> bool {
+    match game.failure() {
+        Some(why) => {
+            eprintln!("error: {label}: {why}");
+            true
+        }
+        None => false,
+    }
+}
+
 /// Runs `playouts` seeded random playouts and prints their speed and outcomes.
 pub fn play<G: Game + Sync>(game: &G, label: &str, playouts: u64, opts: PlayoutOptions) -> i32 {
     let PlayoutOptions {
@@ -41,6 +54,9 @@ pub fn play<G: Game + Sync>(game: &G, label: &str, playouts: u64, opts: PlayoutO
     } = opts;
     let budget = Budget::Playouts(playouts.max(1));
     let stats = run_playouts_parallel(game, budget, seed, max_steps, threads);
+    if gave_up(game, label) {
+        return FAILED;
+    }
     let goals: Vec<String> = (0..game.num_roles())
         .map(|r| match stats.average_goal(r) {
             Some(avg) => format!("{} {avg:.1}", game.role_name(r)),
@@ -71,6 +87,7 @@ pub fn play<G: Game + Sync>(game: &G, label: &str, playouts: u64, opts: PlayoutO
 }
 
 /// Replays trace files, printing one line each; fails on the first difference of any.
+/// Stops at the first trace on which the reasoner gives up.
 pub fn replay<G: Game>(game: &G, traces: &[String]) -> i32 {
     let mut worst = OK;
     for path in traces {
@@ -82,7 +99,11 @@ pub fn replay<G: Game>(game: &G, traces: &[String]) -> i32 {
                 continue;
             }
         };
-        match replay_trace(game, &trace) {
+        let result = replay_trace(game, &trace);
+        if gave_up(game, path) {
+            return FAILED;
+        }
+        match result {
             Ok(s) => println!(
                 "{path}: ok: {} match(es), {} states, {} joint moves, {} aborted",
                 s.matches, s.states, s.joint_moves, s.aborted
@@ -184,6 +205,9 @@ pub fn simulate<G: Game>(
     deny_warnings: bool,
 ) -> i32 {
     let findings = simulate_findings(game, matches, max_steps, seed);
+    if gave_up(game, label) {
+        return FAILED;
+    }
     let mut out = String::new();
     for f in &findings {
         let _ = writeln!(
@@ -362,6 +386,9 @@ pub fn run<G: Game + Sync>(game: &G, label: &str, argv: &[String]) -> i32 {
                     args.get("seconds", 3.0)?,
                     args.playout_options()?,
                 );
+                if gave_up(game, label) {
+                    return Ok(FAILED);
+                }
                 if args.flag("json") {
                     println!("{}", r.to_json());
                 } else {
@@ -386,7 +413,11 @@ pub fn run<G: Game + Sync>(game: &G, label: &str, argv: &[String]) -> i32 {
                     None => game.initial_state(),
                 };
                 for d in 1..=depth {
-                    println!("perft {d}: {}", crate::perft(game, &state, d));
+                    let count = crate::perft(game, &state, d);
+                    if gave_up(game, label) {
+                        return Ok(FAILED);
+                    }
+                    println!("perft {d}: {count}");
                 }
                 OK
             }
@@ -402,7 +433,7 @@ pub fn run<G: Game + Sync>(game: &G, label: &str, argv: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testgames::Nim;
+    use crate::testgames::{GivesUp, Nim};
 
     #[test]
     fn simulate_finds_nothing_wrong_in_a_well_formed_game() {
@@ -440,6 +471,25 @@ mod tests {
         }
         // At least one playout on each thread.
         assert!(r.playouts >= 2);
+    }
+
+    #[test]
+    fn a_reasoner_that_gives_up_fails_every_command_and_stops_its_playouts() {
+        let stats = crate::run_playouts(&GivesUp::default(), Budget::Playouts(1000), 1, 100);
+        assert_eq!(stats.playouts, 1);
+        let argv = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        for command in [
+            argv(&["play", "--playouts", "1000"]),
+            argv(&["simulate", "--matches", "3"]),
+            argv(&["bench", "--seconds", "10"]),
+            argv(&["perft", "2"]),
+        ] {
+            assert_eq!(
+                run(&GivesUp::default(), "g", &command),
+                FAILED,
+                "{command:?}"
+            );
+        }
     }
 
     #[test]

@@ -200,4 +200,17 @@ pub trait Game: Send + Sync {
     fn role_names(&self) -> Vec<&str> {
         (0..self.num_roles()).map(|r| self.role_name(r)).collect()
     }
+
+    /// Why the reasoner gave up, if it did: `None` for a reasoner that never
+    /// gives up (the default).
+    ///
+    /// A reasoner with a resource budget (the interpreter's answer and memory
+    /// limits on one query) that a query exceeds records the reason, and from
+    /// then on answers every query trivially (every state terminal, no legal
+    /// move, no goal), so that drivers finish at once instead of taking the
+    /// machine's memory. Their results are then meaningless: drivers check
+    /// this after running and report the failure instead.
+    fn failure(&self) -> Option<String> {
+        None
+    }
 }

@@ -241,7 +241,8 @@ impl PlayoutStats {
 }
 
 /// Runs random playouts from the initial state with one generator seeded by
-/// `seed`, until `budget` is spent, and aggregates them.
+/// `seed`, until `budget` is spent or the reasoner gives up (see
+/// [`Game::failure`]), and aggregates them.
 pub fn run_playouts<G: Game>(
     game: &G,
     budget: Budget,
@@ -259,10 +260,13 @@ pub fn run_playouts<G: Game>(
         state.clone_from(&initial);
         let p = playout_in_place(game, &mut state, &mut rng, max_depth, &mut buf);
         stats.add(&p);
-        let done = match budget {
-            Budget::Playouts(n) => stats.playouts >= n,
-            Budget::Time(d) => start.elapsed() >= d,
-        };
+        // A reasoner that gave up answers trivially from then on: stop
+        // rather than spend the rest of the budget on empty playouts.
+        let done = game.failure().is_some()
+            || match budget {
+                Budget::Playouts(n) => stats.playouts >= n,
+                Budget::Time(d) => start.elapsed() >= d,
+            };
         if done {
             break;
         }

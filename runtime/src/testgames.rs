@@ -376,3 +376,59 @@ pub fn read_file(path: &str) -> String {
 pub fn count_lines(text: &str, prefix: &str) -> usize {
     text.lines().filter(|l| l.starts_with(prefix)).count()
 }
+
+/// A reasoner that gives up (see [`Game::failure`]) at its first legal-move
+/// query, and then answers trivially, as reasoners that give up do.
+#[derive(Default)]
+pub struct GivesUp {
+    failed: std::sync::atomic::AtomicBool,
+}
+
+impl GivesUp {
+    fn failed(&self) -> bool {
+        self.failed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Game for GivesUp {
+    type State = u32;
+
+    fn num_roles(&self) -> usize {
+        1
+    }
+    fn role_name(&self, _role: Role) -> &str {
+        "player"
+    }
+    fn initial_state(&self) -> u32 {
+        0
+    }
+    fn legal_moves(&self, _s: &u32, _role: Role, out: &mut Vec<Move>) {
+        out.clear();
+        self.failed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn is_terminal(&self, _s: &u32) -> bool {
+        self.failed()
+    }
+    fn goal(&self, _s: &u32, _role: Role) -> Goal {
+        Goal::None
+    }
+    fn apply_unchecked(&self, s: &mut u32, _joint: &[Move]) {
+        *s += 1;
+    }
+    fn move_text(&self, _role: Role, _mv: Move) -> String {
+        "noop".to_owned()
+    }
+    fn fluents(&self, s: &u32) -> Vec<String> {
+        vec![format!("(step {s})")]
+    }
+    fn parse_move(&self, _role: Role, _t: &str) -> Result<Move, ParseError> {
+        Ok(Move(0))
+    }
+    fn parse_state(&self, _t: &str) -> Result<u32, ParseError> {
+        Err(ParseError::new("not supported"))
+    }
+    fn failure(&self) -> Option<String> {
+        self.failed().then(|| "out of budget".to_owned())
+    }
+}

@@ -13,7 +13,7 @@ use clap::{Args, ValueEnum};
 use gdl_codegen::front::Frontend;
 use gdl_codegen::ground::GroundProgram;
 use gdl_codegen::host::cache::Cache;
-use gdl_codegen::reasoner::interp::Interpreter;
+use gdl_codegen::reasoner::interp::{Interpreter, QueryBudget};
 use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_codegen::session::{Backend, Caller, Session};
 use gdl_runtime::cli;
@@ -49,6 +49,10 @@ pub struct RunArgs {
     pub read: ReadArgs,
     #[command(flatten)]
     pub budget: BudgetArgs,
+    /// Most answers one query of the interpreter may table before it gives
+    /// up (its memory is bounded by --max-memory-mb).
+    #[arg(long, default_value_t = QueryBudget::DEFAULT_MAX_ANSWERS)]
+    pub max_answers: usize,
     /// Directory of the compiled-game cache (default: $GDL_CODEGEN_CACHE,
     /// else $XDG_CACHE_HOME/gdl-codegen, else ~/.cache/gdl-codegen).
     #[arg(long)]
@@ -188,16 +192,30 @@ impl Loaded {
         }
     }
 
+    /// The interpreter of the game, under the budget of the flags; on
+    /// failure prints why and returns the exit status.
+    fn interpreter(&self) -> Result<Interpreter, u8> {
+        let budget = QueryBudget {
+            max_answers: self.run.max_answers,
+            max_memory: self.run.budget.max_memory_mb.saturating_mul(1 << 20),
+        };
+        Interpreter::with_budget(&self.session.frontend().program, budget).map_err(|e| {
+            eprintln!(
+                "error: {}: cannot build the interpreter: {}",
+                self.path,
+                e.message(Caller::Cli)
+            );
+            status::INVALID
+        })
+    }
+
     /// Runs `argv` (a `gdl_runtime::cli` command) on `reasoner`.
     fn run(&self, reasoner: Reasoner, argv: &[String]) -> u8 {
         let label = self.path.as_str();
         let code = match reasoner {
-            Reasoner::Interpreter => match Interpreter::new(&self.session.frontend().program) {
+            Reasoner::Interpreter => match self.interpreter() {
                 Ok(game) => cli::run(&game, label, argv),
-                Err(e) => {
-                    eprintln!("error: {label}: cannot build the interpreter: {e}");
-                    return status::INVALID;
-                }
+                Err(code) => return code,
             },
             Reasoner::Propnet => match self.ground() {
                 Ok(gp) => cli::run(&Propnet::new(gp), label, argv),
@@ -373,6 +391,10 @@ pub fn bench(args: &BenchArgs) -> u8 {
             Err(code) => worst = worst.max(code),
         }
     }
+    if results.is_empty() {
+        // Every reasoner failed, and said why: no table to print.
+        return worst;
+    }
     if args.json {
         for r in &results {
             println!("{r}");
@@ -429,16 +451,12 @@ fn in_process_bench(
     };
     match r {
         Reasoner::Interpreter => {
-            let game = Interpreter::new(&loaded.session.frontend().program).map_err(|e| {
-                eprintln!("error: cannot build the interpreter: {e}");
-                status::INVALID
-            })?;
-            run(cli::bench(
-                &game,
-                r.name(),
-                args.seconds,
-                args.playout.options(),
-            ))
+            let game = loaded.interpreter()?;
+            let result = cli::bench(&game, r.name(), args.seconds, args.playout.options());
+            if cli::gave_up(&game, &loaded.path) {
+                return Err(status::INVALID);
+            }
+            run(result)
         }
         Reasoner::Propnet => {
             let gp = loaded.ground().map_err(|e| {

@@ -37,7 +37,7 @@ pub struct BudgetArgs {
     /// Most ground rules (and domain atoms) before grounding gives up.
     #[arg(long, default_value_t = Budget::DEFAULT_MAX_RULES)]
     pub max_rules: usize,
-    /// Most memory for grounding, in MB.
+    /// Most memory for grounding, or for one query of the interpreter, in MB.
     #[arg(long, default_value_t = Budget::DEFAULT_MAX_MEMORY >> 20)]
     pub max_memory_mb: usize,
     /// Largest ground program to compile, in rule-body literals.

@@ -1,29 +1,48 @@
 //! [`Interpreter`]: the [`Game`] implementation over the prover.
 
 use std::fmt;
-use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use gdl_runtime::{Game, Goal, Move, ParseError, Role};
 use rustc_hash::FxHashMap;
 
-use crate::front::ir::{Keyword, Program};
+use crate::front::ir::{Keyword, PredId, Program};
 use crate::front::symbols::Symbols;
+use crate::ground::domains::rel_name;
+use crate::session::Caller;
 
+use super::budget::{QueryBudget, QueryBudgetError, QueryLimit};
 use super::kb::{Kb, Kind};
-use super::prove::{state_key, Ctx, Pending, StaticCache, STACK_BUDGET};
+use super::prove::{state_key, Ctx, Exceeded, Pending, StaticCache, STACK_BUDGET};
 use super::read::{read_terms, Read};
 use super::terms::{publish, TermStore, Terms, TupleSet, FREE, LOCAL};
 
 /// Why an [`Interpreter`] could not be built.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct InterpError {
-    /// What went wrong, for a person.
-    pub message: String,
+pub enum InterpError {
+    /// The game has no `role` facts.
+    NoRoles,
+    /// Computing the initial state exceeded the query budget.
+    Budget(QueryBudgetError),
+}
+
+impl InterpError {
+    /// The message for a person using `caller` (which names its own way to
+    /// raise a budget).
+    pub fn message(&self, caller: Caller) -> String {
+        match self {
+            InterpError::Budget(e) => e.message(caller),
+            InterpError::NoRoles => self.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for InterpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        match self {
+            InterpError::NoRoles => f.write_str("the game has no `role` facts"),
+            InterpError::Budget(e) => e.fmt(f),
+        }
     }
 }
 
@@ -52,12 +71,32 @@ impl State {
 /// for the caller's stack.
 const BIG_STACK: usize = 1 << 30;
 
+/// What a query asks, for the message of a query that exceeds its budget.
+#[derive(Clone, Copy, Debug)]
+enum Asked {
+    Init,
+    Legal(u32),
+    Terminal,
+    Goal(u32),
+    Next,
+}
+
 /// The interpreted reasoner of one game (see the [module docs](super)).
 ///
 /// Moves are identified by the id of their term: `Move(id)` is the same move
 /// for every role and stays valid for the life of the interpreter.
+///
+/// Each query runs under a [`QueryBudget`]. The first query to exceed it
+/// makes the interpreter fail for good: [`Interpreter::budget_error`] (and
+/// [`Game::failure`]) says why, and every [`Game`] method then answers
+/// trivially (every state terminal, no legal move, no goal value, states
+/// unchanged), so that drivers finish at once and report the failure.
 pub struct Interpreter {
     syms: Symbols,
+    /// `name/arity` of each relation, for budget messages.
+    rel_names: Vec<String>,
+    budget: QueryBudget,
+    failure: OnceLock<QueryBudgetError>,
     kb: Kb,
     store: RwLock<TermStore>,
     cache: StaticCache,
@@ -81,8 +120,14 @@ impl fmt::Debug for Interpreter {
 
 impl Interpreter {
     /// Compiles `program` and computes its static relations and initial
-    /// state. Fails when the game has no role.
+    /// state, with the default [`QueryBudget`]. Fails when the game has no
+    /// role, or when computing the initial state exceeds the budget.
     pub fn new(program: &Program) -> Result<Self, InterpError> {
+        Self::with_budget(program, QueryBudget::default())
+    }
+
+    /// [`Interpreter::new`] with every query limited by `budget`.
+    pub fn with_budget(program: &Program, budget: QueryBudget) -> Result<Self, InterpError> {
         let mut store = TermStore::new(0);
         let mut kb = Kb::new(program, &mut store);
         let syms = program.symbols.clone();
@@ -108,13 +153,16 @@ impl Interpreter {
             .map(|r| (syms.name(r).to_owned(), store.intern(r, false, &[])))
             .collect();
         if roles.is_empty() {
-            return Err(InterpError {
-                message: "the game has no `role` facts".into(),
-            });
+            return Err(InterpError::NoRoles);
         }
         let pred = |kw: Keyword| program.keyword_pred(kw).map(|p| p.0);
         let mut interp = Interpreter {
             syms,
+            rel_names: (0..program.preds.len() as u32)
+                .map(|p| rel_name(program, PredId(p)))
+                .collect(),
+            budget,
+            failure: OnceLock::new(),
             kb,
             store: RwLock::new(store),
             cache: StaticCache::default(),
@@ -128,14 +176,50 @@ impl Interpreter {
             terminal: pred(Keyword::Terminal),
         };
         if let Some(init) = pred(Keyword::Init) {
-            let (ids, local) = interp.query(&[], &[], |ctx| {
-                let mut out = Vec::new();
-                ctx.query(init, &[FREE], &mut out);
-                out
-            });
+            let (ids, local) = interp
+                .query(Asked::Init, &[], &[], |ctx| {
+                    let mut out = Vec::new();
+                    ctx.query(init, &[FREE], &mut out);
+                    out
+                })
+                .map_err(InterpError::Budget)?;
             interp.init = interp.make_state(ids, &local);
         }
         Ok(interp)
+    }
+
+    /// Why a query exceeded the budget, once one has: the interpreter's
+    /// answers are meaningless from then on (see [`Interpreter`]).
+    pub fn budget_error(&self) -> Option<&QueryBudgetError> {
+        self.failure.get()
+    }
+
+    /// Whether a query has exceeded the budget (one atomic load: checked
+    /// by every [`Game`] method before it queries).
+    #[inline]
+    fn failed(&self) -> bool {
+        self.failure.get().is_some()
+    }
+
+    /// The error of a query asking `asked` that went past the budget.
+    fn budget_exceeded(&self, asked: Asked, e: Exceeded) -> QueryBudgetError {
+        let role = |r: u32| self.read().text(&self.syms, r);
+        let query = match asked {
+            Asked::Init => "the initial state".to_owned(),
+            Asked::Legal(r) => format!("the legal moves of {}", role(r)),
+            Asked::Terminal => "whether the state is terminal".to_owned(),
+            Asked::Goal(r) => format!("the goal of {}", role(r)),
+            Asked::Next => "the next state".to_owned(),
+        };
+        QueryBudgetError {
+            query,
+            relation: self.rel_names[e.relation as usize].clone(),
+            what: e.what,
+            limit: match e.what {
+                QueryLimit::Answers => self.budget.max_answers,
+                QueryLimit::Memory => self.budget.max_memory,
+            },
+        }
     }
 
     fn read(&self) -> RwLockReadGuard<'_, TermStore> {
@@ -148,49 +232,62 @@ impl Interpreter {
         self.store.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Runs `f` on a fresh query context over `state` and `joint`, returning
-    /// its result and the overlay of terms it built. A query that runs out of
-    /// its stack allowance is run again on a thread with a large stack. The
-    /// lazy static tables the query completed go to the shared cache.
+    /// Runs `f` (asking `asked`) on a fresh query context over `state` and
+    /// `joint`, returning its result and the overlay of terms it built. A
+    /// query that runs out of its stack allowance is run again on a thread
+    /// with a large stack. The lazy static tables the query completed go to
+    /// the shared cache. A query that exceeds the budget fails, and makes
+    /// the interpreter fail for good.
     fn query<R: Send>(
         &self,
+        asked: Asked,
         state: &[u32],
         joint: &[(u32, u32)],
         f: impl Fn(&mut Ctx<'_>) -> R + Sync,
-    ) -> (R, TermStore) {
-        let (r, local, pending) = {
+    ) -> Result<(R, TermStore), QueryBudgetError> {
+        let outcome = {
             let guard = self.read();
             let global: &TermStore = &guard;
-            let run = |budget: usize| {
-                let mut ctx = Ctx::new(&self.kb, Terms::new(global), state, joint, budget)
-                    .with_cache(&self.cache);
+            let run = |stack: usize| {
+                let mut ctx = Ctx::new(&self.kb, Terms::new(global), state, joint, stack)
+                    .with_cache(&self.cache)
+                    .with_budget(self.budget);
                 let r = f(&mut ctx);
-                let aborted = ctx.aborted;
                 let pending = ctx.take_pending();
-                (r, ctx.terms.local, pending, aborted)
+                let outcome = (r, ctx.terms.local, pending, ctx.exceeded);
+                (outcome, ctx.aborted)
             };
-            let (r, local, pending, aborted) = run(STACK_BUDGET);
-            if !aborted {
-                (r, local, pending)
-            } else {
-                let res = std::thread::scope(|s| {
-                    std::thread::Builder::new()
-                        .stack_size(BIG_STACK)
-                        .spawn_scoped(s, || run(BIG_STACK - (1 << 20)))
-                        .map(|h| h.join())
-                });
-                let (r, local, pending, _) = match res {
-                    Ok(Ok(r)) => r,
-                    Ok(Err(panic)) => std::panic::resume_unwind(panic),
-                    Err(_) => run(usize::MAX),
-                };
-                (r, local, pending)
+            match run(STACK_BUDGET) {
+                (outcome, false) => outcome,
+                // Over budget: a larger stack would not help.
+                (outcome @ (.., Some(_)), true) => outcome,
+                (_, true) => {
+                    let res = std::thread::scope(|s| {
+                        std::thread::Builder::new()
+                            .stack_size(BIG_STACK)
+                            .spawn_scoped(s, || run(BIG_STACK - (1 << 20)).0)
+                            .map(|h| h.join())
+                    });
+                    match res {
+                        Ok(Ok(outcome)) => outcome,
+                        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+                        Err(_) => run(usize::MAX).0,
+                    }
+                }
             }
         };
+        let (r, local, pending, exceeded) = outcome;
+        if let Some(e) = exceeded {
+            let error = self.budget_exceeded(asked, e);
+            // The first failure is the one reported (queries may fail on
+            // several threads at once).
+            let _ = self.failure.set(error.clone());
+            return Err(error);
+        }
         if !pending.is_empty() {
             self.cache_static(&local, pending);
         }
-        (r, local)
+        Ok((r, local))
     }
 
     /// Publishes the terms of completed lazy static tables and caches them.
@@ -296,8 +393,8 @@ fn compute_static(kb: &mut Kb, store: &mut TermStore, budget: usize) {
         }
         let mut results: Vec<(u32, Vec<u32>, usize)> = Vec::new();
         let (local, aborted) = {
-            let mut ctx = Ctx::new(kb, Terms::new(store), &[], &[], budget);
-            ctx.work_limit = STATIC_WORK_LIMIT;
+            let mut ctx = Ctx::new(kb, Terms::new(store), &[], &[], budget)
+                .with_work_limit(STATIC_WORK_LIMIT);
             for &p in &preds {
                 let mut out = Vec::new();
                 let n = ctx.query(p, &vec![FREE; kb.arity[p as usize]], &mut out);
@@ -355,14 +452,20 @@ impl Game for Interpreter {
         let (Some(legal), Some(&(_, role_id))) = (self.legal, self.roles.get(role)) else {
             return;
         };
-        let (mut ids, local) = self.query(&state.fluents, &[], |ctx| {
+        if self.failed() {
+            return;
+        }
+        let asked = Asked::Legal(role_id);
+        let Ok((mut ids, local)) = self.query(asked, &state.fluents, &[], |ctx| {
             let mut tuples = Vec::new();
             ctx.query(legal, &[role_id, FREE], &mut tuples);
             let mut moves: Vec<u32> = tuples.chunks(2).map(|t| t[1]).collect();
             moves.sort_unstable();
             moves.dedup();
             moves
-        });
+        }) else {
+            return;
+        };
         self.publish(&local, &mut ids);
         let store = self.read();
         let mut keyed: Vec<(String, u32)> = ids
@@ -375,12 +478,15 @@ impl Game for Interpreter {
 
     fn is_terminal(&self, state: &State) -> bool {
         let Some(terminal) = self.terminal else {
-            return false;
+            return self.failed();
         };
-        let (t, _) = self.query(&state.fluents, &[], |ctx| {
+        if self.failed() {
+            return true;
+        }
+        self.query(Asked::Terminal, &state.fluents, &[], |ctx| {
             ctx.query(terminal, &[], &mut Vec::new()) > 0
-        });
-        t
+        })
+        .map_or(true, |(t, _)| t)
     }
 
     /// The goal value of `role`: [`Goal::None`] when no `goal` fact holds for
@@ -391,7 +497,10 @@ impl Game for Interpreter {
         let (Some(goal), Some(&(_, role_id))) = (self.goal, self.roles.get(role)) else {
             return Goal::None;
         };
-        let (g, _) = self.query(&state.fluents, &[], |ctx| {
+        if self.failed() {
+            return Goal::None;
+        }
+        let result = self.query(Asked::Goal(role_id), &state.fluents, &[], |ctx| {
             let mut tuples = Vec::new();
             ctx.query(goal, &[role_id, FREE], &mut tuples);
             let mut values: Vec<u32> = tuples.chunks(2).map(|t| t[1]).collect();
@@ -409,10 +518,13 @@ impl Game for Interpreter {
                 _ => Goal::Ambiguous,
             }
         });
-        g
+        result.map_or(Goal::None, |(g, _)| g)
     }
 
     fn apply_unchecked(&self, state: &mut State, joint: &[Move]) {
+        if self.failed() {
+            return;
+        }
         let pairs = self.joint_pairs(joint);
         let Some(next) = self.next else {
             *state = State {
@@ -420,12 +532,13 @@ impl Game for Interpreter {
             };
             return;
         };
-        let (ids, local) = self.query(&state.fluents, &pairs, |ctx| {
+        if let Ok((ids, local)) = self.query(Asked::Next, &state.fluents, &pairs, |ctx| {
             let mut out = Vec::new();
             ctx.query(next, &[FREE], &mut out);
             out
-        });
-        *state = self.make_state(ids, &local);
+        }) {
+            *state = self.make_state(ids, &local);
+        }
     }
 
     fn move_text(&self, _role: Role, mv: Move) -> String {
@@ -460,6 +573,12 @@ impl Game for Interpreter {
         };
         let mut store = self.write();
         Ok(Move(self.intern_read(&mut store, t)))
+    }
+
+    /// The [`Interpreter::budget_error`] message, naming the command-line
+    /// flag that raises the limit (library callers read the error itself).
+    fn failure(&self) -> Option<String> {
+        self.budget_error().map(|e| e.message(Caller::Cli))
     }
 
     fn parse_state(&self, text: &str) -> Result<State, ParseError> {

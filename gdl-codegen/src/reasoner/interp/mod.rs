@@ -13,7 +13,10 @@
 //!   evaluated to a fixpoint per strongly connected component, so every
 //!   stratified program terminates with the answers of its standard model;
 //! - static relations (those not depending on `true` or `does`) computed once
-//!   when the interpreter is built, then read from indexed tables.
+//!   when the interpreter is built, then read from indexed tables;
+//! - a budget per query (`budget`): a query that tables too many answers or
+//!   too much memory gives up, and the interpreter reports it (see
+//!   [`Interpreter::budget_error`]) instead of taking the machine's memory.
 //!
 //! Semantics of ill-formed input, where the checker would normally refuse the
 //! program: rules with `true` or `does` in the head are ignored; a negation
@@ -22,12 +25,14 @@
 //! two terms are written identically; a head variable left unbound produces
 //! no answer; an unstratified negation sees whatever answers were found so far.
 
+mod budget;
 mod game;
 mod kb;
 mod prove;
 mod read;
 mod terms;
 
+pub use budget::{QueryBudget, QueryBudgetError, QueryLimit};
 pub use game::{InterpError, Interpreter, State};
 
 use crate::front::ir::Program;

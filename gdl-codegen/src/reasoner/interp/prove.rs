@@ -26,6 +26,7 @@ use std::sync::{Arc, RwLock};
 
 use rustc_hash::FxHashMap;
 
+use super::budget::{QueryBudget, QueryLimit, ANSWER_BYTES, CHECK_INTERVAL, TABLE_BYTES};
 use super::kb::{key_mask, masked_hash, CallPlan, Kb, Kind, EXIST};
 use super::terms::{Terms, TupleSet, FREE};
 use crate::lifted::{CRule, Lit, Pat};
@@ -122,6 +123,15 @@ pub(crate) struct Pending {
 /// large stack (see `Interpreter::query`).
 pub(crate) const STACK_BUDGET: usize = 256 * 1024;
 
+/// A query that exceeded its [`QueryBudget`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Exceeded {
+    /// Which limit.
+    pub what: QueryLimit,
+    /// The relation with the most answers at the time: the one that blew up.
+    pub relation: u32,
+}
+
 /// The state of one query.
 pub(crate) struct Ctx<'a> {
     kb: &'a Kb,
@@ -131,7 +141,16 @@ pub(crate) struct Ctx<'a> {
     /// Body steps tried, and the limit past which the query gives up
     /// (only used when computing static relations eagerly).
     pub work: u64,
-    pub work_limit: u64,
+    work_limit: u64,
+    /// The step at which to look at the work limit and the budget next: the
+    /// only test on the hot path.
+    next_check: u64,
+    budget: QueryBudget,
+    /// Answers tabled, and the ids they hold, for the budget.
+    answers: usize,
+    answer_ids: usize,
+    /// Set (with `aborted`) when the query exceeded its budget.
+    pub exceeded: Option<Exceeded>,
     /// The terms, with the query's overlay.
     pub terms: Terms<'a>,
     /// The fluents of the state (sorted; see `state_key`).
@@ -173,6 +192,11 @@ impl<'a> Ctx<'a> {
             fresh_static: Vec::new(),
             work: 0,
             work_limit: u64::MAX,
+            next_check: CHECK_INTERVAL,
+            budget: QueryBudget::UNLIMITED,
+            answers: 0,
+            answer_ids: 0,
+            exceeded: None,
             terms,
             state,
             joint,
@@ -192,6 +216,71 @@ impl<'a> Ctx<'a> {
     pub fn with_cache(mut self, cache: &'a StaticCache) -> Self {
         self.cache = Some(cache);
         self
+    }
+
+    /// Gives up (`aborted`, not `exceeded`) after `limit` body steps.
+    pub fn with_work_limit(mut self, limit: u64) -> Self {
+        self.work_limit = limit;
+        self.next_check = self.next_check.min(limit);
+        self
+    }
+
+    /// Gives up (`aborted` and `exceeded`) when the query holds more than
+    /// `budget` allows.
+    pub fn with_budget(mut self, budget: QueryBudget) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// Looks at the work limit and the budget (every [`CHECK_INTERVAL`]
+    /// steps: cold, so that `solve` stays small).
+    #[cold]
+    #[inline(never)]
+    fn checkpoint(&mut self) {
+        if self.work > self.work_limit {
+            self.aborted = true;
+            return;
+        }
+        if let Some(what) = self.over_budget() {
+            self.exceeded = Some(Exceeded {
+                what,
+                relation: self.largest_relation(),
+            });
+            self.aborted = true;
+            return;
+        }
+        self.next_check = self
+            .work
+            .saturating_add(CHECK_INTERVAL)
+            .min(self.work_limit);
+    }
+
+    /// The limit the query is past, if any.
+    fn over_budget(&self) -> Option<QueryLimit> {
+        if self.answers > self.budget.max_answers {
+            Some(QueryLimit::Answers)
+        } else if self.memory() > self.budget.max_memory {
+            Some(QueryLimit::Memory)
+        } else {
+            None
+        }
+    }
+
+    /// Estimated bytes the query holds: its tables, their answers and the
+    /// terms it built.
+    fn memory(&self) -> usize {
+        self.answers * ANSWER_BYTES
+            + self.answer_ids * 4
+            + self.tables.len() * TABLE_BYTES
+            + self.terms.local.bytes()
+    }
+
+    /// The relation of the table with the most answers.
+    fn largest_relation(&self) -> u32 {
+        self.tables
+            .iter()
+            .max_by_key(|t| t.answers.len())
+            .map_or(0, |t| t.pred & !EXIST)
     }
 
     /// The lazy static tables this query completed, with their ids still
@@ -454,8 +543,8 @@ impl<'a> Ctx<'a> {
         run: usize,
     ) {
         self.work += 1;
-        if self.work > self.work_limit {
-            self.aborted = true;
+        if self.work > self.next_check {
+            self.checkpoint();
         }
         if self.aborted || self.cut(t) {
             return;
@@ -578,6 +667,8 @@ impl<'a> Ctx<'a> {
         }
         if self.tables[t as usize].answers.insert(&tuple) {
             self.runs[run].changed = true;
+            self.answers += 1;
+            self.answer_ids += tuple.len();
         }
     }
 

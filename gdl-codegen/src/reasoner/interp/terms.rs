@@ -71,6 +71,8 @@ pub(crate) struct TermStore {
     nodes: Vec<Node>,
     heads: FxHashMap<u64, u32>,
     offset: u32,
+    /// Argument ids of all nodes, for [`TermStore::bytes`].
+    arg_ids: usize,
 }
 
 impl TermStore {
@@ -80,7 +82,13 @@ impl TermStore {
             nodes: Vec::new(),
             heads: FxHashMap::default(),
             offset,
+            arg_ids: 0,
         }
+    }
+
+    /// Estimated bytes of the store (for a query's budget).
+    pub fn bytes(&self) -> usize {
+        self.nodes.len() * super::budget::TERM_BYTES + self.arg_ids * 4
     }
 
     /// The node of `id`, if `id` belongs to this store.
@@ -106,6 +114,7 @@ impl TermStore {
         let h = node_hash(sym, func, args);
         let idx = self.nodes.len() as u32;
         let next = self.heads.insert(h, idx).unwrap_or(NIL);
+        self.arg_ids += args.len();
         self.nodes.push(Node {
             sym,
             func,

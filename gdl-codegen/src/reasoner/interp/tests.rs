@@ -339,3 +339,116 @@ fn deep_static_and_dynamic_recursion() {
         .join()
         .unwrap();
 }
+
+/// A game whose one state has 10^`n` legal moves: `legal` joins `n`
+/// relations of ten constants each (issue 11's game, scaled down).
+fn many_moves(n: usize) -> String {
+    let mut text = String::from("(role player) (init (control player))\n");
+    for i in 1..=n {
+        for v in 0..10 {
+            text.push_str(&format!("(d{i} {v}) "));
+        }
+        text.push('\n');
+    }
+    let vars: Vec<String> = (1..=n).map(|i| format!("?x{i}")).collect();
+    let body: Vec<String> = (1..=n).map(|i| format!("(d{i} ?x{i})")).collect();
+    text.push_str(&format!(
+        "(<= (legal player (pick {})) (true (control player)) {})\n",
+        vars.join(" "),
+        body.join(" ")
+    ));
+    text.push_str(
+        "(<= (next done) (does player ?m)) (<= terminal (true done)) (goal player 100)\n",
+    );
+    text
+}
+
+fn budgeted(text: &str, max_answers: usize, max_memory: usize) -> Interpreter {
+    let budget = super::QueryBudget {
+        max_answers,
+        max_memory,
+    };
+    Interpreter::with_budget(&program(text), budget).unwrap()
+}
+
+#[test]
+fn a_query_within_its_budget_answers_in_full() {
+    let g = budgeted(&many_moves(4), 20_000, usize::MAX);
+    let s = g.initial_state();
+    assert_eq!(legal(&g, &s, 0).len(), 10_000);
+    assert!(g.budget_error().is_none());
+    assert_eq!(g.failure(), None);
+}
+
+#[test]
+fn the_answer_budget_stops_a_query_and_names_relation_limit_and_flag() {
+    let g = budgeted(&many_moves(5), 1000, usize::MAX);
+    let s = g.initial_state();
+    assert!(legal(&g, &s, 0).is_empty());
+    let e = g
+        .budget_error()
+        .expect("the query exceeds the budget")
+        .clone();
+    assert_eq!(e.what, super::QueryLimit::Answers);
+    assert_eq!(e.limit, 1000);
+    assert_eq!(e.relation, "legal/2");
+    assert_eq!(e.query, "the legal moves of player");
+    let cli = g.failure().unwrap();
+    assert!(
+        cli.contains("more than 1000 answers") && cli.ends_with("raise it with --max-answers"),
+        "{cli}"
+    );
+    let lib = e.message(crate::session::Caller::Builder);
+    assert!(lib.contains("QueryBudget::max_answers"), "{lib}");
+}
+
+#[test]
+fn after_a_budget_failure_every_query_answers_trivially() {
+    let g = budgeted(&many_moves(5), 1000, usize::MAX);
+    let mut s = g.initial_state();
+    assert!(legal(&g, &s, 0).is_empty());
+    // Drivers finish at once: every state is terminal, nothing moves.
+    assert!(g.is_terminal(&s));
+    assert_eq!(g.goal(&s, 0), Goal::None);
+    let before = s.clone();
+    g.apply_unchecked(&mut s, &[Move(0)]);
+    assert_eq!(s, before);
+    let stats = gdl_runtime::run_playouts(&g, gdl_runtime::Budget::Playouts(1000), 1, 100);
+    assert_eq!(stats.playouts, 1, "playouts stop once the reasoner gave up");
+}
+
+#[test]
+fn the_memory_budget_stops_a_query() {
+    let g = budgeted(&many_moves(5), usize::MAX, 1 << 20);
+    let s = g.initial_state();
+    assert!(legal(&g, &s, 0).is_empty());
+    let e = g.budget_error().expect("the query exceeds the budget");
+    assert_eq!(e.what, super::QueryLimit::Memory);
+    assert_eq!(e.relation, "legal/2");
+    let cli = g.failure().unwrap();
+    assert!(
+        cli.contains("more than 1 MB of memory") && cli.ends_with("raise it with --max-memory-mb"),
+        "{cli}"
+    );
+}
+
+#[test]
+fn an_initial_state_over_budget_fails_the_build() {
+    // Static, like every `init`, but too large for the build to compute in
+    // full (past a million steps): proved lazily, by a budgeted query.
+    let mut text = String::from("(role r) (<= (init (f ?a ?b ?c ?d)) (n ?a) (n ?b) (n ?c) (n ?d))");
+    for v in 0..40 {
+        text.push_str(&format!(" (n {v})"));
+    }
+    let budget = super::QueryBudget {
+        max_answers: 100,
+        max_memory: usize::MAX,
+    };
+    match Interpreter::with_budget(&program(&text), budget) {
+        Err(super::InterpError::Budget(e)) => {
+            assert_eq!(e.query, "the initial state");
+            assert_eq!(e.relation, "init/1");
+        }
+        other => panic!("expected a budget error, got {other:?}"),
+    }
+}

@@ -146,7 +146,19 @@ impl<'r> Body<'r> {
             Pat::Ground(_) => unreachable!("a ground pattern is bound"),
             Pat::Func(f, args) => {
                 let Some(fid) = self.reg.functor(*f, args.len()) else {
+                    // No term has this functor: the match fails, and the
+                    // code after it (dead) still needs its variables.
                     self.wraps.push(Wrap::If(quote!(false)));
+                    let mut unbound = Vec::new();
+                    p.for_each_var(&mut |v| {
+                        if !self.bound[v as usize] && !unbound.contains(&v) {
+                            unbound.push(v);
+                        }
+                    });
+                    for v in unbound {
+                        self.bound[v as usize] = true;
+                        self.wraps.push(Wrap::Let(var(v), quote!(NONE)));
+                    }
                     return;
                 };
                 let t = self.fresh("t");

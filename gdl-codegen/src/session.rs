@@ -29,6 +29,14 @@ pub struct CodegenOptions {
     pub backend: Backend,
 }
 
+/// How long `auto` lets the grounder run before it compiles a game with the
+/// lifted back end instead. Every corpus game that grounds does so in under
+/// 2 s on the development machine (`scripts/ground-corpus.sh`) but for a
+/// handful of large ones (up to about 10 s: they go lifted, which is slower
+/// but builds faster); the games that do not ground take from 7 s (chess.kif,
+/// out of join work) to over a minute (laikLee_hex, out of atoms) to fail.
+pub const AUTO_GROUND_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The back end that compiles a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Backend {
@@ -127,13 +135,13 @@ impl CodegenError {
         match self {
             CodegenError::Ground(GroundError::Budget { what, .. }) => Some(match what {
                 Limit::Memory => Knob::MaxMemory,
-                Limit::Atoms | Limit::Rules | Limit::Work => Knob::MaxRules,
+                Limit::Atoms | Limit::Rules | Limit::Work | Limit::Time => Knob::MaxRules,
             }),
             CodegenError::Emit(EmitError::TooLarge { .. }) => Some(Knob::MaxCompileLiterals),
             CodegenError::Lifted(LiftedError::Domains(GroundError::Budget { what, .. })) => {
                 Some(match what {
                     Limit::Memory => Knob::MaxMemory,
-                    Limit::Atoms | Limit::Rules | Limit::Work => Knob::MaxRules,
+                    Limit::Atoms | Limit::Rules | Limit::Work | Limit::Time => Knob::MaxRules,
                 })
             }
             _ => None,
@@ -276,7 +284,18 @@ impl Session {
             Backend::Auto => {}
             b => return Ok((b, "asked for".to_owned())),
         }
-        self.valid()?;
+        let program = &self.valid()?.program;
+        if self.ground.get().is_none() {
+            // An estimate: ground for a few seconds at most, and keep the
+            // result only when it is the ground program.
+            let trial = self.options.budget.within(AUTO_GROUND_TIME);
+            match ground::ground(program, &trial) {
+                Ok(gp) => {
+                    let _ = self.ground.set(Ok(gp));
+                }
+                Err(e) => return Ok((Backend::Lifted, e.to_string())),
+            }
+        }
         match self.ground() {
             Ok(gp) if gp.num_literals() <= self.options.emit.max_literals => {
                 Ok((Backend::Ground, "the game grounds within budget".to_owned()))

@@ -3,6 +3,7 @@
 //! exhausting memory.
 
 use std::fmt;
+use std::time::{Duration, Instant};
 
 /// How much the grounder may produce before giving up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +16,9 @@ pub struct Budget {
     /// Most join work (candidate atoms tried), so that joins that derive
     /// little but search much also fail fast. Derived from `max_rules`.
     pub max_work: u64,
+    /// When to give up, if ever: the `auto` back end's estimate of whether
+    /// a game grounds quickly.
+    pub deadline: Option<(Instant, Duration)>,
 }
 
 impl Budget {
@@ -35,6 +39,27 @@ impl Budget {
             max_rules,
             max_memory,
             max_work: (max_rules as u64).saturating_mul(Self::WORK_PER_RULE),
+            deadline: None,
+        }
+    }
+
+    /// This budget, also giving up `time` from now.
+    pub fn within(self, time: Duration) -> Self {
+        Budget {
+            deadline: Some((Instant::now() + time, time)),
+            ..self
+        }
+    }
+
+    /// Fails once the deadline has passed.
+    pub fn check_time(&self, relation: &str) -> Result<(), GroundError> {
+        match self.deadline {
+            Some((at, time)) if Instant::now() > at => Err(GroundError::Budget {
+                relation: relation.to_owned(),
+                what: Limit::Time,
+                limit: time.as_secs() as usize,
+            }),
+            _ => Ok(()),
         }
     }
 
@@ -102,6 +127,8 @@ pub enum Limit {
     Memory,
     /// Join work (atoms tried while matching rule bodies).
     Work,
+    /// Time (seconds), for an estimate.
+    Time,
 }
 
 /// Why a game could not be ground. Its message names no way to raise the
@@ -140,6 +167,10 @@ impl fmt::Display for GroundError {
                 Limit::Work => write!(
                     f,
                     "grounding budget exceeded: more than {limit} join steps while evaluating rules of `{relation}`"
+                ),
+                Limit::Time => write!(
+                    f,
+                    "grounding takes more than {limit} s (still deriving `{relation}`)"
                 ),
                 Limit::Memory => write!(
                     f,

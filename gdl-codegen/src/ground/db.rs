@@ -130,6 +130,7 @@ impl Db {
         self.total_tuples += 1;
         if self.total_tuples & 1023 == 0 {
             budget.check_memory(self.bytes(), &self.rel_names[rel])?;
+            budget.check_time(&self.rel_names[rel])?;
         }
         budget.check_tuples(self.total_tuples, &self.rel_names[rel])?;
         Ok(true)

@@ -133,20 +133,8 @@ impl Db {
         budget: &Budget,
     ) -> Result<(), GroundError> {
         out.clear();
-        let w0 = self.work;
-        let r = self.run(plan, delta, out, rule.num_vars);
-        if std::env::var("GDL_DEBUG_WORK").is_ok() && self.work - w0 > 1_000_000 {
-            eprintln!(
-                "work {} rule head {} steps {:?}",
-                self.work - w0,
-                self.rel_names[rule.head_rel as usize],
-                plan.steps
-                    .iter()
-                    .map(|s| format!("{s:?}").chars().take(60).collect::<String>())
-                    .collect::<Vec<_>>()
-            );
-        }
-        let Some(found) = r else {
+        budget.check_time(&self.rel_names[rule.head_rel as usize])?;
+        let Some(found) = self.run(plan, delta, out, rule.num_vars) else {
             return Err(budget.work_error(&self.rel_names[rule.head_rel as usize]));
         };
         binds.clear();

@@ -229,6 +229,7 @@ fn instantiate_rule(
     for e in &info.emit {
         e.args.iter().for_each(|p| p.for_each_var(&mut add));
     }
+    budget.check_time(&db.rel_names[rule.head_rel as usize])?;
     let plan = db.plan(&rule.body, None, &no_scc, out_vars, rule.num_vars);
     let mut out = Vec::new();
     let Some(found) = db.run(&plan, &[], &mut out, rule.num_vars) else {
@@ -247,6 +248,7 @@ fn instantiate_rule(
         raw.instances += 1;
         if raw.instances & 1023 == 0 {
             budget.check_rules(raw.instances, &db.rel_names[rule.head_rel as usize])?;
+            budget.check_time(&db.rel_names[rule.head_rel as usize])?;
             budget.check_memory(
                 db.bytes() + raw.lits.len() * 4 + raw.heads.len() * 8,
                 &db.rel_names[rule.head_rel as usize],

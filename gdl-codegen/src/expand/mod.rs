@@ -159,6 +159,7 @@ fn error_for(e: &CodegenError, lit: &LitStr, inline: bool, max_rules: usize) -> 
                 Limit::Rules => ("ground rules", *limit),
                 Limit::Work => ("join steps", max_rules),
                 Limit::Memory => ("bytes of memory", *limit >> 20),
+                Limit::Time => ("seconds", *limit),
             };
             let raise = e.knob().map_or("", |k| Caller::Macro.knob(k));
             syn::Error::new(

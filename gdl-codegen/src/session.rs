@@ -29,13 +29,18 @@ pub struct CodegenOptions {
     pub backend: Backend,
 }
 
-/// How long `auto` lets the grounder run before it compiles a game with the
-/// lifted back end instead. Every corpus game that grounds does so in under
-/// 2 s on the development machine (`scripts/ground-corpus.sh`) but for a
-/// handful of large ones (up to about 10 s: they go lifted, which is slower
-/// but builds faster); the games that do not ground take from 7 s (chess.kif,
-/// out of join work) to over a minute (laikLee_hex, out of atoms) to fail.
-pub const AUTO_GROUND_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+/// How much grounding `auto` allows before it compiles a game with the
+/// lifted back end instead: at most this many ground rules (and domain
+/// atoms) and join steps, and this much time. The counts make the choice
+/// the same on every machine for all but extreme games; the deadline only
+/// stops games whose grounding is slow without counting (the join steps
+/// run at about 20 M/s here, so 60 M is about 3 s). Ground programs of
+/// millions of rules are also those rustc takes minutes to build.
+pub const AUTO_MAX_RULES: usize = 2_000_000;
+/// See [`AUTO_MAX_RULES`].
+pub const AUTO_MAX_WORK: u64 = 60_000_000;
+/// See [`AUTO_MAX_RULES`].
+pub const AUTO_GROUND_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The back end that compiles a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -288,7 +293,13 @@ impl Session {
         if self.ground.get().is_none() {
             // An estimate: ground for a few seconds at most, and keep the
             // result only when it is the ground program.
-            let trial = self.options.budget.within(AUTO_GROUND_TIME);
+            let b = self.options.budget;
+            let trial = Budget {
+                max_rules: b.max_rules.min(AUTO_MAX_RULES),
+                max_work: b.max_work.min(AUTO_MAX_WORK),
+                ..b
+            }
+            .within(AUTO_GROUND_TIME);
             match ground::ground(program, &trial) {
                 Ok(gp) => {
                     let _ = self.ground.set(Ok(gp));

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use gdl_codegen::ground::Budget;
-use gdl_codegen::session::{Caller, CodegenError, CodegenOptions, Session};
+use gdl_codegen::session::{Backend, Caller, CodegenError, CodegenOptions, Session};
 use gdl_codegen::Builder;
 
 fn tictactoe() -> PathBuf {
@@ -62,6 +62,14 @@ fn budget_errors_name_each_front_ends_knob() {
 fn the_compile_budget_names_its_knob() {
     let mut options = CodegenOptions::default();
     options.emit.max_literals = 1;
+    // `auto` compiles a game over the compile budget with the lifted back
+    // end, and says why.
+    let auto = Session::open(&tictactoe(), options.clone()).expect("reads");
+    let (backend, why) = auto.backend().expect("a back end");
+    assert_eq!(backend, Backend::Lifted);
+    assert!(why.contains("over the compile budget of 1"), "{why}");
+    assert!(auto.code().is_ok());
+    options.backend = Backend::Ground;
     let e = Session::open(&tictactoe(), options)
         .expect("reads")
         .code()

@@ -4,7 +4,10 @@
 //! playouts per second = 10 / time.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gdl_references::{breakthrough::Breakthrough, connect_four::ConnectFour, reversi::Reversi};
+use gdl_references::breakthrough::Breakthrough;
+use gdl_references::connect_four::ConnectFour;
+use gdl_references::english_draughts::EnglishDraughts;
+use gdl_references::reversi::Reversi;
 use gdl_runtime::{playout_in_place, Game, PlayoutBuffers, Rng, DEFAULT_MAX_DEPTH};
 
 /// Benchmarks 10 seeded playouts of `game` as `10_playouts/{name}/reference`.
@@ -28,6 +31,7 @@ fn playouts(c: &mut Criterion) {
     bench_game(c, "connectFour", &ConnectFour);
     bench_game(c, "breakthrough", &Breakthrough);
     bench_game(c, "reversi", &Reversi);
+    bench_game(c, "englishDraughts", &EnglishDraughts);
 }
 
 criterion_group!(benches, playouts);

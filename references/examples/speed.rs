@@ -8,7 +8,10 @@
 
 use std::time::Duration;
 
-use gdl_references::{breakthrough::Breakthrough, connect_four::ConnectFour, reversi::Reversi};
+use gdl_references::breakthrough::Breakthrough;
+use gdl_references::connect_four::ConnectFour;
+use gdl_references::english_draughts::EnglishDraughts;
+use gdl_references::reversi::Reversi;
 use gdl_runtime::{measure, Game, DEFAULT_MAX_DEPTH};
 
 /// Measures `game` for `secs` seconds and prints one line.
@@ -28,4 +31,5 @@ fn main() {
     report("connectFour", &ConnectFour, secs);
     report("breakthrough", &Breakthrough, secs);
     report("reversi", &Reversi, secs);
+    report("englishDraughts", &EnglishDraughts, secs);
 }

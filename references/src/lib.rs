@@ -16,6 +16,7 @@
 //! | [`connect_four`] | `ggp-repository-base/connectFour.kif` | [`connect_four::ConnectFour`] |
 //! | [`breakthrough`] | `ggp-repository-base/breakthrough.kif` | [`breakthrough::Breakthrough`] |
 //! | [`reversi`] | `ggp-repository-base/reversi.kif` | [`reversi::Reversi`] |
+//! | [`english_draughts`] | `ggp-repository-base/englishDraughts.kif` | [`english_draughts::EnglishDraughts`] |
 //!
 //! The engines are references for benchmarks (`benches/playouts.rs`,
 //! `examples/speed.rs`), not players: they have no search of their own.
@@ -24,6 +25,7 @@
 
 pub mod breakthrough;
 pub mod connect_four;
+pub mod english_draughts;
 pub mod reversi;
 mod util;
 

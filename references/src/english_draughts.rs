@@ -206,11 +206,11 @@ impl State {
             })
     }
 
-    /// `control`, as a role mask: the last mover keeps control while the
-    /// piece that just captured can capture again; otherwise the other role
-    /// gets it.
-    fn control(&self) -> u8 {
-        if self.capturing_can_continue() {
+    /// `control`, as a role mask, given [`State::capturing_can_continue`]:
+    /// the last mover keeps control while the piece that just captured can
+    /// capture again; otherwise the other role gets it.
+    fn control(&self, can_continue: bool) -> u8 {
+        if can_continue {
             self.last
         } else {
             ((self.last & 1) << 1) | ((self.last >> 1) & 1)
@@ -219,7 +219,7 @@ impl State {
 
     /// `loser`, as a role mask: in control without any `legal2` move.
     fn losers(&self) -> u8 {
-        let control = self.control();
+        let control = self.control(self.capturing_can_continue());
         (0..2)
             .filter(|&role| {
                 control & (1 << role) != 0
@@ -267,14 +267,15 @@ impl Game for EnglishDraughts {
 
     fn legal_moves(&self, state: &State, role: Role, out: &mut Vec<Move>) {
         out.clear();
-        if state.control() & (1 << role) == 0 {
+        let can_continue = state.capturing_can_continue();
+        if state.control(can_continue) & (1 << role) == 0 {
             out.push(NOOP);
             return;
         }
         let mut captures = state.capture_sources(role);
         if any(&captures) {
             // Only the piece that just captured may go on, when it can.
-            if state.capturing_can_continue() {
+            if can_continue {
                 captures = captures.map(|s| s & state.capturing);
             }
             push_moves(&captures, 0, out);

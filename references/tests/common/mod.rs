@@ -118,3 +118,111 @@ pub fn assert_all_finished(seen: &Coverage, matches: usize) {
     assert_eq!(seen.finished, matches, "{seen:?}");
     assert!(seen.states >= 8 * matches, "{seen:?}");
 }
+
+/// Compares `reference` and `other` in states that play does not reach:
+/// states of seeded random matches with a few base fluents of `bases`
+/// toggled (those `allowed` refuses are skipped). In each it compares the
+/// fluents, terminal, goals and legal moves, and the successor under one
+/// random joint move when every role has one. Returns the number of states
+/// compared.
+pub fn agree_off_path<R: Game, O: Game>(
+    reference: &R,
+    other: &O,
+    bases: &[String],
+    allowed: impl Fn(&[String]) -> bool,
+    seeds: std::ops::Range<u64>,
+) -> usize {
+    let mut compared = 0;
+    for seed in seeds {
+        let mut rng = Rng::new(seed);
+        let mut fluents = reached_state(reference, &mut rng);
+        for _ in 0..1 + rng.below(6) {
+            let base = &bases[rng.below(bases.len())];
+            let mut toggled = fluents.clone();
+            match toggled.iter().position(|f| f == base) {
+                Some(i) => {
+                    toggled.remove(i);
+                }
+                None => toggled.push(base.clone()),
+            }
+            if allowed(&toggled) {
+                fluents = toggled;
+            }
+        }
+        let text = fluents.join(" ");
+        let at = format!("seed {seed}, state {text}");
+        let r = reference
+            .parse_state(&text)
+            .unwrap_or_else(|e| panic!("{at}: {e}"));
+        let o = other.parse_state(&text).expect("other parses");
+        compare_state(reference, &r, other, &o, &at);
+        compared += 1;
+        let mut joint_r = Vec::new();
+        let mut joint_o = Vec::new();
+        for role in 0..reference.num_roles() {
+            let lr = legal(reference, &r, role);
+            let mut lo = legal(other, &o, role);
+            lo.sort();
+            if lr.is_empty() {
+                break;
+            }
+            let i = rng.below(lr.len());
+            joint_r.push(lr[i].1);
+            joint_o.push(lo[i].1);
+        }
+        if joint_r.len() == reference.num_roles() {
+            let r = reference.next_state_unchecked(&r, &joint_r);
+            let o = other.next_state_unchecked(&o, &joint_o);
+            compare_state(
+                reference,
+                &r,
+                other,
+                &o,
+                &format!("{at}, after {joint_r:?}"),
+            );
+            compared += 1;
+        }
+    }
+    compared
+}
+
+/// The fluents of a state of a random match of `game`, after a random
+/// number of plies.
+fn reached_state<G: Game>(game: &G, rng: &mut Rng) -> Vec<String> {
+    let mut state = game.initial_state();
+    let plies = rng.below(80);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if game.is_terminal(&state) {
+            break;
+        }
+        let mut joint = Vec::new();
+        for role in 0..game.num_roles() {
+            game.legal_moves(&state, role, &mut moves);
+            joint.push(moves[rng.below(moves.len())]);
+        }
+        game.apply_unchecked(&mut state, &joint);
+    }
+    game.fluents(&state)
+}
+
+/// Asserts that two reasoners agree on everything observable in a state
+/// but its successors.
+fn compare_state<R: Game, O: Game>(reference: &R, r: &R::State, other: &O, o: &O::State, at: &str) {
+    assert_eq!(reference.fluents(r), other.fluents(o), "{at}: fluents");
+    assert_eq!(
+        reference.is_terminal(r),
+        other.is_terminal(o),
+        "{at}: terminal"
+    );
+    assert_eq!(goals(reference, r), goals(other, o), "{at}: goals");
+    for role in 0..reference.num_roles() {
+        let texts_r: Vec<String> = legal(reference, r, role)
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect();
+        let mut texts_o: Vec<String> = legal(other, o, role).into_iter().map(|(t, _)| t).collect();
+        texts_o.sort();
+        assert_eq!(texts_r, texts_o, "{at}: legal moves of role {role}");
+    }
+}

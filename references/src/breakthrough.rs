@@ -11,7 +11,9 @@
 
 use gdl_runtime::{Game, Goal, Move, ParseError, Role};
 
-use crate::util::{goal_of, name_index, number, state_terms, term_atoms, unknown, Bits};
+use crate::util::{
+    goal_of, name_index, number, push_moves, state_terms, term_atoms, unknown, Bits,
+};
 
 /// The role names, in the order of the `role` facts.
 const ROLES: [&str; 2] = ["white", "black"];
@@ -133,14 +135,7 @@ impl Game for Breakthrough {
         out.clear();
         if state.control & (1 << role) != 0 {
             let free = !(state.cells[0] | state.cells[1]);
-            let dirs = sources(role, state.cells[role], free);
-            for s in Bits(dirs[0] | dirs[1] | dirs[2]) {
-                for (d, from) in dirs.iter().enumerate() {
-                    if from & (1 << s) != 0 {
-                        out.push(Move(3 * s + d as u32));
-                    }
-                }
-            }
+            push_moves(&sources(role, state.cells[role], free), 0, out);
         }
         if state.control & (1 << (1 - role)) != 0 {
             out.push(NOOP);

@@ -17,7 +17,9 @@
 
 use gdl_runtime::{Game, Goal, Move, ParseError, Role};
 
-use crate::util::{goal_of, name_index, number, state_terms, term_atoms, unknown, Bits};
+use crate::util::{
+    goal_of, name_index, number, push_moves, state_terms, term_atoms, unknown, Bits,
+};
 
 /// The role names, in the order of the `role` facts.
 const ROLES: [&str; 2] = ["white", "black"];
@@ -227,17 +229,6 @@ impl State {
                     && !any(&self.move_sources(role))
             })
             .fold(0, |mask, role| mask | (1 << role))
-    }
-}
-
-/// Appends the moves of `sources` in id order, ids starting at `base`.
-fn push_moves(sources: &Sources, base: u32, out: &mut Vec<Move>) {
-    for s in Bits(sources[0] | sources[1] | sources[2] | sources[3]) {
-        for (d, from) in sources.iter().enumerate() {
-            if from & (1 << s) != 0 {
-                out.push(Move(base + 4 * s + d as u32));
-            }
-        }
     }
 }
 

@@ -79,17 +79,28 @@ fn shift(b: u64, (dx, dy): (i32, i32)) -> u64 {
 /// each next to a run of `theirs` that ends at one of `own`.
 fn moves(own: u64, theirs: u64) -> u64 {
     let free = !(own | theirs);
+    // In the directions that change rows, only enemy pieces off the first
+    // and last rows can be inside a run: masking those out once stops every
+    // shift of the fill from wrapping into the next column, without masking
+    // each shift.
+    let inner = theirs & !(ROW1 | ROW8);
     let mut out = 0;
-    for dir in DIRECTIONS {
-        // Grow runs of enemy pieces outwards from our pieces; a run has at
-        // most six pieces, and the free cell past it is a move.
-        let mut run = shift(own, dir) & theirs;
-        for _ in 0..5 {
-            run |= shift(run, dir) & theirs;
-        }
-        out |= shift(run, dir) & free;
+    for (step, runs) in [(8, theirs), (1, inner), (7, inner), (9, inner)] {
+        out |= fill(own, runs, free, |b| b << step) | fill(own, runs, free, |b| b >> step);
     }
     out
+}
+
+/// The free cells one `shift` past a run of `runs` that starts one `shift`
+/// from `own`.
+#[inline(always)]
+fn fill(own: u64, runs: u64, free: u64, shift: impl Fn(u64) -> u64) -> u64 {
+    // A run has at most six pieces.
+    let mut run = shift(own) & runs;
+    for _ in 0..5 {
+        run |= shift(run) & runs;
+    }
+    shift(run) & free
 }
 
 /// The enemy pieces that a piece put on `square` by the owner of `own`

@@ -4,7 +4,7 @@
 //! Everything here is off the hot path except [`Bits`], so it favours
 //! clarity over speed.
 
-use gdl_runtime::{text, Goal, ParseError};
+use gdl_runtime::{text, Goal, Move, ParseError};
 
 /// The atoms of one flat GDL term, lower-cased (prefix GDL names are
 /// case-independent): `(Move 1 2)` gives `["move", "1", "2"]`, `noop` gives
@@ -72,6 +72,29 @@ pub(crate) fn goal_of<const N: usize>(candidates: [(bool, u8); N]) -> Goal {
     found.map_or(Goal::None, Goal::Value)
 }
 
+/// Appends the moves of `sources` to `out`, where `sources[d]` holds the
+/// squares with a move in direction `d` and that move's id is
+/// `base + D s + d`: squares in increasing order, directions in order, so
+/// that ids come sorted.
+///
+/// Branch-free in the directions: every candidate is written and the
+/// cursor advances only past real moves, because which directions are open
+/// is unpredictable and mispredicted branches dominated move generation.
+#[inline]
+pub(crate) fn push_moves<const D: usize>(sources: &[u64; D], base: u32, out: &mut Vec<Move>) {
+    let all = sources.iter().fold(0, |a, &s| a | s);
+    let start = out.len();
+    out.resize(start + D * all.count_ones() as usize, Move(0));
+    let mut k = start;
+    for s in Bits(all) {
+        for (d, set) in sources.iter().enumerate() {
+            out[k] = Move(base + D as u32 * s + d as u32);
+            k += ((set >> s) & 1) as usize;
+        }
+    }
+    out.truncate(k);
+}
+
 /// The indices of the set bits of a bitboard, lowest first.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Bits(pub(crate) u64);
@@ -120,6 +143,16 @@ mod tests {
         assert_eq!(goal_of([(true, 50), (true, 50)]), Goal::Value(50));
         assert_eq!(goal_of([(true, 0), (true, 100)]), Goal::Ambiguous);
         assert_eq!(goal_of([(false, 0)]), Goal::None);
+    }
+
+    #[test]
+    fn moves_in_id_order() {
+        let mut out = vec![Move(99)];
+        push_moves(&[0b101, 0b100, 0], 10, &mut out);
+        assert_eq!(out, [Move(99), Move(10), Move(10 + 6), Move(10 + 6 + 1)]);
+        out.clear();
+        push_moves(&[0; 4], 0, &mut out);
+        assert!(out.is_empty());
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! generated reasoners (one thread, seeded random playouts from the initial
 //! state).
 //!
-//! `cargo run --release -p gdl-references --example speed [SECONDS]`
-//! (default 3 seconds a game).
+//! `cargo run --release -p gdl-references --example speed [SECONDS [GAME...]]`
+//! (default 3 seconds a game, every game).
 
 use std::time::Duration;
 
@@ -14,22 +14,28 @@ use gdl_references::english_draughts::EnglishDraughts;
 use gdl_references::reversi::Reversi;
 use gdl_runtime::{measure, Game, DEFAULT_MAX_DEPTH};
 
-/// Measures `game` for `secs` seconds and prints one line.
-fn report<G: Game>(name: &str, game: &G, secs: f64) {
+/// Measures `game` for `secs` seconds and prints one line, if `games` is
+/// empty or names it.
+fn report<G: Game>(name: &str, game: &G, secs: f64, games: &[String]) {
+    if !games.is_empty() && !games.iter().any(|g| g == name) {
+        return;
+    }
     let stats = measure(game, Duration::from_secs_f64(secs), 1, DEFAULT_MAX_DEPTH);
     println!("{name:16} {stats}");
 }
 
 fn main() {
-    let secs = match std::env::args().nth(1) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let secs = match args.first() {
         Some(arg) => arg.parse().unwrap_or_else(|_| {
-            eprintln!("usage: speed [SECONDS]");
+            eprintln!("usage: speed [SECONDS [GAME...]]");
             std::process::exit(2)
         }),
         None => 3.0,
     };
-    report("connectFour", &ConnectFour, secs);
-    report("breakthrough", &Breakthrough, secs);
-    report("reversi", &Reversi, secs);
-    report("englishDraughts", &EnglishDraughts, secs);
+    let games = args.get(1..).unwrap_or_default();
+    report("connectFour", &ConnectFour, secs, games);
+    report("breakthrough", &Breakthrough, secs, games);
+    report("reversi", &Reversi, secs, games);
+    report("englishDraughts", &EnglishDraughts, secs, games);
 }

@@ -9,7 +9,7 @@
 
 use gdl_runtime::{Game, Goal, Move, ParseError, Role};
 
-use crate::util::{goal_of, name_index, number, state_terms, term_atoms, unknown, Bits};
+use crate::util::{goal_of, name_index, number, state_terms, term_atoms, unknown};
 
 /// The role names, in the order of the `role` facts.
 const ROLES: [&str; 2] = ["red", "black"];
@@ -50,13 +50,18 @@ fn bit(x: u32, y: u32) -> u64 {
 }
 
 /// Whether `b` holds four in a row in any direction.
+#[inline]
 fn has_line(b: u64) -> bool {
-    // Shifts: 1 along a column, 8 along a row, 9 and 7 along the diagonals.
-    // The empty guard rows make a wrapped run impossible.
-    [1, 8, 9, 7].into_iter().any(|s| {
-        let two = b & (b >> s);
-        two & (two >> (2 * s)) != 0
-    })
+    four_in_a_row(b, 1) || four_in_a_row(b, 8) || four_in_a_row(b, 9) || four_in_a_row(b, 7)
+}
+
+/// Whether `b` holds four cells in a row `step` bits apart: 1 along a
+/// column, 8 along a row, 9 and 7 along the diagonals. The empty guard rows
+/// make a wrapped run impossible.
+#[inline(always)]
+fn four_in_a_row(b: u64, step: u32) -> bool {
+    let two = b & (b >> step);
+    two & (two >> (2 * step)) != 0
 }
 
 /// Swaps the two roles' bits of a control mask: `(next (control red))`
@@ -98,10 +103,17 @@ impl Game for ConnectFour {
     fn legal_moves(&self, state: &State, role: Role, out: &mut Vec<Move>) {
         out.clear();
         if state.control & (1 << role) != 0 {
-            // Column x's top cell is bit 8 (x - 1) + 5.
-            for b in Bits(!state.occupied() & TOP) {
-                out.push(Move(b / 8));
+            // Branch-free over the eight columns (which are open is
+            // unpredictable): write every column, keep the open ones. Column
+            // x's top cell is bit 8 (x - 1) + 5.
+            let open = !state.occupied() & TOP;
+            out.resize(COLUMNS as usize, NOOP);
+            let mut k = 0;
+            for x in 0..COLUMNS {
+                out[k] = Move(x);
+                k += ((open >> (8 * x + 5)) & 1) as usize;
             }
+            out.truncate(k);
         }
         if state.control & (1 << (1 - role)) != 0 {
             out.push(NOOP);

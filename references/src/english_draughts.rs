@@ -48,10 +48,6 @@ const LAST_STEP: u32 = 20;
 const DIRECTIONS: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
 /// The index of the opposite of each direction.
 const OPPOSITE: [usize; 4] = [3, 2, 1, 0];
-/// Directions towards rank + 1 (white's forward ones).
-const UP: [usize; 2] = [1, 3];
-/// Directions towards rank - 1 (black's forward ones).
-const DOWN: [usize; 2] = [0, 2];
 
 /// First id of the simple moves: a capture from square `s` in direction `d`
 /// is `4 s + d`, a move `MOVES + 4 s + d`, and `noop` comes last, so that
@@ -109,22 +105,13 @@ fn target(from: u32, d: usize, n: i32) -> Option<u32> {
     on_board.then(|| square(file as u32, rank as u32))
 }
 
-/// The directions in which a piece of `role` moves: kings every way, pawns
-/// forward only.
-fn forward(role: Role) -> [usize; 2] {
-    if role == WHITE {
-        UP
-    } else {
-        DOWN
-    }
-}
-
 /// Source squares of `role`'s `legal2` moves or captures, one set a direction.
 type Sources = [u64; 4];
 
 /// Whether any direction has a source.
+#[inline]
 fn any(sources: &Sources) -> bool {
-    sources.iter().any(|&s| s != 0)
+    sources[0] | sources[1] | sources[2] | sources[3] != 0
 }
 
 /// A decoded move: what it is, its square and direction.
@@ -171,12 +158,16 @@ impl State {
         self.cells[0] | self.cells[1] | self.cells[2] | self.cells[3]
     }
 
-    /// The pieces of `role` that move in direction `d`.
-    fn movers(&self, role: Role, d: usize) -> u64 {
-        if forward(role).contains(&d) {
-            self.pieces(role)
+    /// The pieces of `role` that move in each direction: kings every way,
+    /// pawns forward only.
+    #[inline]
+    fn movers(&self, role: Role) -> Sources {
+        let all = self.pieces(role);
+        let kings = self.cells[2 * role + KING];
+        if role == WHITE {
+            [kings, all, kings, all]
         } else {
-            self.cells[2 * role + KING]
+            [all, kings, all, kings]
         }
     }
 
@@ -185,9 +176,10 @@ impl State {
     fn capture_sources(&self, role: Role) -> Sources {
         let free = !self.occupied();
         let enemy = self.pieces(1 - role);
+        let movers = self.movers(role);
         std::array::from_fn(|d| {
             let back = OPPOSITE[d];
-            self.movers(role, d) & shift(enemy & shift(free, back), back)
+            movers[d] & shift(enemy & shift(free, back), back)
         })
     }
 
@@ -195,17 +187,22 @@ impl State {
     /// direction and a free square next to it.
     fn move_sources(&self, role: Role) -> Sources {
         let free = !self.occupied();
-        std::array::from_fn(|d| self.movers(role, d) & shift(free, OPPOSITE[d]))
+        let movers = self.movers(role);
+        std::array::from_fn(|d| movers[d] & shift(free, OPPOSITE[d]))
     }
 
     /// `captureAvailableForLastCapturingPiece`: a piece on a
     /// `capturingPiece` square can capture (for whichever role owns it).
     fn capturing_can_continue(&self) -> bool {
-        self.capturing != 0
-            && (0..2).any(|role| {
-                let sources = self.capture_sources(role);
-                sources.iter().any(|&s| s & self.capturing != 0)
-            })
+        // Usually there is no capturing square, and then no need to look.
+        if self.capturing == 0 {
+            return false;
+        }
+        let jumps_from_capturing = |role: Role| {
+            let s = self.capture_sources(role);
+            (s[0] | s[1] | s[2] | s[3]) & self.capturing != 0
+        };
+        jumps_from_capturing(0) || jumps_from_capturing(1)
     }
 
     /// `control`, as a role mask, given [`State::capturing_can_continue`]:
@@ -222,13 +219,16 @@ impl State {
     /// `loser`, as a role mask: in control without any `legal2` move.
     fn losers(&self) -> u8 {
         let control = self.control(self.capturing_can_continue());
-        (0..2)
-            .filter(|&role| {
-                control & (1 << role) != 0
-                    && !any(&self.capture_sources(role))
-                    && !any(&self.move_sources(role))
-            })
-            .fold(0, |mask, role| mask | (1 << role))
+        let mut losers = 0;
+        for role in 0..2 {
+            if control & (1 << role) != 0
+                && !any(&self.capture_sources(role))
+                && !any(&self.move_sources(role))
+            {
+                losers |= 1 << role;
+            }
+        }
+        losers
     }
 }
 

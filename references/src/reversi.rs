@@ -5,8 +5,8 @@
 //! (100/0; 50/50 on equal counts). There is no step limit.
 //!
 //! The board is one bitboard per role, column-major: cell `(x, y)` is bit
-//! `8 (x - 1) + (y - 1)`. Move generation and flips walk the eight
-//! directions with masked shifts, the classic way.
+//! `8 (x - 1) + (y - 1)`. Move generation and flips fill along the eight
+//! directions with shifts, the classic way.
 
 use gdl_runtime::{Game, Goal, Move, ParseError, Role};
 
@@ -21,18 +21,6 @@ const ROW8: u64 = 0x8080_8080_8080_8080;
 /// The id of `noop`; `(move x y)` is the square `8 (x - 1) + (y - 1)`, so
 /// ids sort as the move texts do.
 const NOOP: Move = Move(64);
-
-/// The eight directions as (column step, row step).
-const DIRECTIONS: [(i32, i32); 8] = [
-    (0, 1),
-    (0, -1),
-    (1, 0),
-    (-1, 0),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
 
 /// The reversi reference engine.
 #[derive(Copy, Clone, Debug, Default)]
@@ -55,24 +43,6 @@ pub struct State {
 /// The bit of cell `(x, y)`, both counted from 1.
 fn bit(x: u32, y: u32) -> u64 {
     1 << (8 * (x - 1) + (y - 1))
-}
-
-/// Every cell shifted one step in direction `(dx, dy)`, dropping those that
-/// leave the board.
-#[inline(always)]
-fn shift(b: u64, (dx, dy): (i32, i32)) -> u64 {
-    // A row step must not carry a cell into the next column: mask the row it
-    // would leave from first.
-    let b = match dy {
-        1 => (b & !ROW8) << 1,
-        -1 => (b & !ROW1) >> 1,
-        _ => b,
-    };
-    match dx {
-        1 => b << 8,
-        -1 => b >> 8,
-        _ => b,
-    }
 }
 
 /// `playerCanMoveAt`: the free cells where the player owning `own` can move,
@@ -107,19 +77,30 @@ fn fill(own: u64, runs: u64, free: u64, shift: impl Fn(u64) -> u64) -> u64 {
 /// flips (`affectedCell`): every run of `theirs` from it that ends at one of
 /// `own`.
 fn flips(square: u64, own: u64, theirs: u64) -> u64 {
+    // The same edge masking as in `moves`.
+    let inner = theirs & !(ROW1 | ROW8);
     let mut out = 0;
-    for dir in DIRECTIONS {
-        let mut run = 0;
-        let mut cell = shift(square, dir);
-        while cell & theirs != 0 {
-            run |= cell;
-            cell = shift(cell, dir);
-        }
-        if cell & own != 0 {
-            out |= run;
-        }
+    for (step, runs) in [(8, theirs), (1, inner), (7, inner), (9, inner)] {
+        out |= flanked(square, own, runs, |b| b << step);
+        out |= flanked(square, own, runs, |b| b >> step);
     }
     out
+}
+
+/// The run of `runs` that starts one `shift` from `square`, if the cell
+/// past its end holds one of `own`; else nothing.
+#[inline(always)]
+fn flanked(square: u64, own: u64, runs: u64, shift: impl Fn(u64) -> u64) -> u64 {
+    let mut run = shift(square) & runs;
+    for _ in 0..5 {
+        run |= shift(run) & runs;
+    }
+    // Shifting the whole run lands inside it except past its end.
+    if shift(run) & own != 0 {
+        run
+    } else {
+        0
+    }
 }
 
 impl State {

@@ -110,7 +110,7 @@ type Sources = [u64; 4];
 
 /// Whether any direction has a source.
 #[inline]
-fn any(sources: &Sources) -> bool {
+fn any_source(sources: &Sources) -> bool {
     sources[0] | sources[1] | sources[2] | sources[3] != 0
 }
 
@@ -222,8 +222,8 @@ impl State {
         let mut losers = 0;
         for role in 0..2 {
             if control & (1 << role) != 0
-                && !any(&self.capture_sources(role))
-                && !any(&self.move_sources(role))
+                && !any_source(&self.capture_sources(role))
+                && !any_source(&self.move_sources(role))
             {
                 losers |= 1 << role;
             }
@@ -264,7 +264,7 @@ impl Game for EnglishDraughts {
             return;
         }
         let mut captures = state.capture_sources(role);
-        if any(&captures) {
+        if any_source(&captures) {
             // Only the piece that just captured may go on, when it can.
             if can_continue {
                 captures = captures.map(|s| s & state.capturing);

@@ -13,6 +13,7 @@ use syn::LitStr;
 
 use crate::backend::common::names;
 use crate::backend::ground::EmitError;
+use crate::backend::lifted::LiftedError;
 use crate::front::diag::Diagnostic;
 use crate::front::source::SourceFile;
 use crate::front::syntax::Syntax;
@@ -149,11 +150,18 @@ fn error_for(e: &CodegenError, lit: &LitStr, inline: bool, max_rules: usize) -> 
             }
             first
         }
+        // The lifted back end enumerates fluents and moves with the
+        // grounder's fixpoint, under the same budget.
         CodegenError::Ground(GroundError::Budget {
             relation,
             what,
             limit,
-        }) => {
+        })
+        | CodegenError::Lifted(LiftedError::Domains(GroundError::Budget {
+            relation,
+            what,
+            limit,
+        })) => {
             let (what, now) = match what {
                 Limit::Atoms => ("ground atoms", *limit),
                 Limit::Rules => ("ground rules", *limit),

@@ -131,6 +131,7 @@ impl Registry {
                 format!("{clean}_{}", program.preds[p].arity)
             })
             .collect();
+        let names = unique(names);
         let functors = facts
             .universe
             .functors
@@ -332,4 +333,23 @@ fn count_leaves(p: &crate::lifted::Pat) -> i32 {
         crate::lifted::Pat::Func(_, args) => args.iter().map(count_leaves).sum(),
         _ => 1,
     }
+}
+
+/// Names made unique: a name that sanitizing made equal to an earlier one
+/// (`piece-type` and `piece_type`) gets its relation's index appended.
+fn unique(names: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    names
+        .into_iter()
+        .enumerate()
+        .map(|(p, n)| {
+            if seen.insert(n.clone()) {
+                n
+            } else {
+                let n = format!("{n}_r{p}");
+                seen.insert(n.clone());
+                n
+            }
+        })
+        .collect()
 }

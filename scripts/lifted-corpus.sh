@@ -3,7 +3,8 @@
 # end for them): per game the back end chosen and why, the time to
 # generate the module and its size, the time to build it and play 10
 # seeded playouts, and their speed. Games are read from the arguments, or
-# from scripts/lifted-games.txt (paths relative to the corpus).
+# from scripts/lifted-games.txt (paths relative to the corpus). The last run's results are kept in
+# scripts/lifted-corpus.tsv.
 #
 # Usage: scripts/lifted-corpus.sh [GAME...]   (TIMEOUT=600 per step)
 set -u

@@ -95,23 +95,7 @@ pub(crate) fn push_moves<const D: usize>(sources: &[u64; D], base: u32, out: &mu
     out.truncate(k);
 }
 
-/// The indices of the set bits of a bitboard, lowest first.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Bits(pub(crate) u64);
-
-impl Iterator for Bits {
-    type Item = u32;
-
-    #[inline]
-    fn next(&mut self) -> Option<u32> {
-        if self.0 == 0 {
-            return None;
-        }
-        let i = self.0.trailing_zeros();
-        self.0 &= self.0 - 1;
-        Some(i)
-    }
-}
+pub(crate) use gdl_runtime::lifted::Bits;
 
 #[cfg(test)]
 mod tests {

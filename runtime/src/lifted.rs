@@ -99,8 +99,10 @@ pub fn set_bits<'a>(state: &'a [u64], mask: &'a [u64]) -> impl Iterator<Item = u
         .flat_map(|(i, (&s, &m))| Bits(s & m).map(move |b| i as u32 * 64 + b))
 }
 
-/// The set bits of a word, lowest first.
-struct Bits(u64);
+/// The positions of the set bits of a word, lowest first (the generated
+/// code's and the reference engines' bit iteration).
+#[derive(Copy, Clone, Debug)]
+pub struct Bits(pub u64);
 
 impl Iterator for Bits {
     type Item = u32;

@@ -49,7 +49,7 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
     let specific = methods(facts, rt, &state, nw);
     let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), specific);
     let ev = ev_items(nw, facts.roles.len(), &fields, &fns, &queries, rt);
-    let items = header_items(opts, &game, &state, nw, &strings, rt);
+    let items = header_items(opts, &game, &state, nw, &strings);
     Module {
         items: quote! {
             #items
@@ -515,7 +515,6 @@ fn header_items(
     state: &proc_macro2::Ident,
     nw: usize,
     strings: &common::Strings,
-    _rt: &syn::Path,
 ) -> TokenStream {
     let nw = usize_lit(nw);
     let game_doc = format!(

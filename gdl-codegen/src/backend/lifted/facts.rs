@@ -268,12 +268,4 @@ impl Universe {
             num_vars: r.num_vars,
         }
     }
-
-    /// The functor id of `(f args..)` with `arity` arguments, if any term has it.
-    pub fn functor_id(&self, f: Sym, arity: usize) -> Option<u32> {
-        self.functors
-            .iter()
-            .position(|&k| k == (f, arity))
-            .map(|i| i as u32)
-    }
 }

@@ -147,30 +147,6 @@ pub fn adornment(args: &[Pat], bound: &[bool]) -> Adorn {
         .fold(0, |m, (i, _)| m | 1 << i)
 }
 
-/// The relations (with adornments) a plan calls, and the static tables it
-/// reads.
-pub fn calls(steps: &[Step]) -> impl Iterator<Item = (Source, u32, Adorn, bool)> + '_ {
-    steps.iter().filter_map(|s| match s {
-        Step::Lit {
-            source,
-            rel,
-            bound,
-            negated,
-            args,
-        } => {
-            let full = (1u32 << args.len()) - 1;
-            // A negation is always called fully bound.
-            Some((
-                *source,
-                *rel,
-                if *negated { full } else { *bound },
-                *negated,
-            ))
-        }
-        _ => None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@
 use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, GroundError};
-use super::terms::{header, Kind, Terms};
+use crate::lifted::terms::{header, Kind, TermStore};
 use crate::lifted::Pat;
 
 /// Position value of an atom that is in no relation.
@@ -52,7 +52,7 @@ pub struct Relation {
 #[derive(Debug)]
 pub struct Db {
     /// Interned terms and atoms.
-    pub terms: Terms,
+    pub terms: TermStore,
     /// The relations, by index.
     pub rels: Vec<Relation>,
     /// Position of each atom in its relation, by atom id ([`NONE`] if absent).
@@ -71,7 +71,7 @@ pub struct Db {
 
 impl Db {
     /// An empty database with the given relations.
-    pub fn new(terms: Terms, rel_names: Vec<String>) -> Self {
+    pub fn new(terms: TermStore, rel_names: Vec<String>) -> Self {
         Db {
             terms,
             rels: rel_names.iter().map(|_| Relation::default()).collect(),
@@ -105,7 +105,7 @@ impl Db {
         let mut key = Vec::with_capacity(args.len() + 1);
         key.push(header(Kind::Atom, rel as u32));
         key.extend_from_slice(args);
-        self.terms.intern(&key)
+        self.terms.intern_key(&key)
     }
 
     /// The atom `rel(args)` if interned.
@@ -148,7 +148,7 @@ impl Db {
                     let id = self.ground(a, binds);
                     key.push(id);
                 }
-                self.terms.intern(&key)
+                self.terms.intern_key(&key)
             }
         }
     }
@@ -161,7 +161,7 @@ impl Db {
             let id = self.ground(a, binds);
             key.push(id);
         }
-        self.terms.intern(&key)
+        self.terms.intern_key(&key)
     }
 
     /// The id of the ground term `pat` under `binds`, if it is interned.
@@ -246,7 +246,7 @@ impl Relation {
 }
 
 /// Matches `args` (ground ids) against `spec`, collecting the key values.
-fn spec_key(terms: &Terms, spec: &[Spec], args: &[u32], key: &mut Vec<u32>) -> bool {
+fn spec_key(terms: &TermStore, spec: &[Spec], args: &[u32], key: &mut Vec<u32>) -> bool {
     spec.len() == args.len()
         && spec
             .iter()
@@ -254,7 +254,7 @@ fn spec_key(terms: &Terms, spec: &[Spec], args: &[u32], key: &mut Vec<u32>) -> b
             .all(|(s, &a)| spec_key1(terms, s, a, key))
 }
 
-fn spec_key1(terms: &Terms, spec: &Spec, id: u32, key: &mut Vec<u32>) -> bool {
+fn spec_key1(terms: &TermStore, spec: &Spec, id: u32, key: &mut Vec<u32>) -> bool {
     match spec {
         Spec::Key => {
             key.push(id);

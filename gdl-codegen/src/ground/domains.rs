@@ -15,9 +15,9 @@
 
 use super::budget::{Budget, GroundError};
 use super::db::Db;
-use super::terms::Terms;
 use crate::analysis::dynamic::depends_on;
 use crate::front::ir::{Keyword, Literal, PredId, Program};
+use crate::lifted::terms::TermStore;
 use crate::lifted::{CRule, Lit, Pat};
 
 /// A body literal that stays in ground rules: one on a dynamic relation.
@@ -127,7 +127,7 @@ pub fn compute_scoped(
     let dynamic = dynamic_relations(program);
     let kw = |k| program.keyword_pred(k).map(|p| p.0 as usize);
     let (true_p, does_p) = (kw(Keyword::True), kw(Keyword::Does));
-    let mut terms = Terms::new();
+    let mut terms = TermStore::default();
     let mut rules = Vec::with_capacity(program.rules.len());
     for (source, rule) in program.rules.iter().enumerate() {
         let rel_of = |p: PredId| {

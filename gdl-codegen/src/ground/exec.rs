@@ -3,7 +3,7 @@
 
 use super::db::{Db, NONE};
 use super::plan::{JoinPlan, Range, Step};
-use super::terms::{header, Kind, Terms};
+use crate::lifted::terms::{header, Kind, TermStore};
 use crate::lifted::Pat;
 
 /// Value of a variable not bound yet.
@@ -218,7 +218,7 @@ impl Exec<'_> {
     }
 }
 
-fn match_pat(terms: &Terms, p: &Pat, id: u32, binds: &mut [u32], trail: &mut Vec<u32>) -> bool {
+fn match_pat(terms: &TermStore, p: &Pat, id: u32, binds: &mut [u32], trail: &mut Vec<u32>) -> bool {
     match p {
         Pat::Var(v) => {
             let b = &mut binds[*v as usize];

@@ -24,7 +24,6 @@ pub mod instantiate;
 pub mod plan;
 pub mod program;
 pub mod simplify;
-pub mod terms;
 
 use std::time::Instant;
 
@@ -32,6 +31,8 @@ pub use budget::{Budget, GroundError, Limit};
 pub use program::{AtomId, Component, GroundProgram, GroundRule, GroundStats, Lit, Output};
 
 use crate::front::ir::{Keyword, Program};
+use crate::front::symbols::Sym;
+use crate::lifted::terms::Names;
 
 /// Grounds a valid program within `budget`.
 pub fn ground(program: &Program, budget: &Budget) -> Result<GroundProgram, GroundError> {
@@ -93,4 +94,20 @@ pub fn ground(program: &Program, budget: &Budget) -> Result<GroundProgram, Groun
     gp.stats = stats;
     gp.case_sensitive = program.symbols.is_case_sensitive();
     Ok(gp)
+}
+
+/// Atoms print with the program's relation names; the grounder's own
+/// relations (`base` and `input` as computed) lie past the program's.
+impl Names for Program {
+    fn symbol(&self, sym: Sym) -> &str {
+        self.symbols.name(sym)
+    }
+
+    fn relation(&self, rel: u32) -> (&str, bool) {
+        match self.preds.get(rel as usize) {
+            Some(info) => (self.symbols.name(info.name), info.parens),
+            None if rel as usize == self.preds.len() => ("base", true),
+            None => ("input", true),
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! the index each scan uses.
 
 use super::db::{Db, Spec};
+use crate::lifted::order::{all_bound, next_literal};
 use crate::lifted::{Lit, Pat};
 
 /// Which tuples of a relation a plan step reads (semi-naive evaluation).
@@ -74,54 +75,24 @@ impl Db {
             Some(d) if i < d && in_scc(rel) => Range::Old,
             _ => Range::Full,
         };
-        let all_bound = |lit: &Lit, bound: &[bool]| {
-            let mut ok = true;
-            lit.for_each_var(&mut |v| ok &= bound[v as usize]);
-            ok
-        };
         let mut exists_from = if out_vars.iter().all(|&v| bound[v as usize]) {
             Some(0)
         } else {
             None
         };
+        // The delta literal goes first; then the shared heuristic, a
+        // relation's cost being its size shrunk 20x per known leaf.
         let mut next_first = delta;
-        while done.iter().any(|d| !d) {
-            // Checks first: cheap, and they prune early.
-            let check = (0..body.len())
-                .find(|&i| !done[i] && next_first.is_none() && all_bound(&body[i], &bound));
-            let i = match check {
-                Some(i) => i,
-                None => match next_first.take() {
-                    Some(d) => d,
-                    None => {
-                        let mut best = None;
-                        let mut best_cost = f64::INFINITY;
-                        for (i, lit) in body.iter().enumerate() {
-                            if done[i] {
-                                continue;
-                            }
-                            if let Lit::Pos(rel, args) = lit {
-                                let size = self.rels[*rel as usize].tuples.len().max(1) as f64;
-                                let mut k = 0;
-                                for a in args.iter() {
-                                    k += bound_leaves(a, &bound);
-                                }
-                                let cost = size * 0.05f64.powi(k);
-                                if cost < best_cost {
-                                    best_cost = cost;
-                                    best = Some(i);
-                                }
-                            }
-                        }
-                        // Only unsafe bodies (negative literals or distinct
-                        // with unbound variables) get here without a scan;
-                        // the checker rules them out, but stay total.
-                        match best {
-                            Some(i) => i,
-                            None => (0..body.len()).find(|&i| !done[i]).unwrap_or(0),
-                        }
-                    }
-                },
+        loop {
+            let rels = &self.rels;
+            let cost = |rel: u32, _: &[Pat], known: i32| {
+                rels[rel as usize].tuples.len().max(1) as f64 * 0.05f64.powi(known)
+            };
+            let Some(i) = next_first
+                .take()
+                .or_else(|| next_literal(body, &done, &bound, cost))
+            else {
+                break;
             };
             done[i] = true;
             match &body[i] {
@@ -175,15 +146,6 @@ impl Db {
             out_vars,
             skip_known: None,
         }
-    }
-}
-
-/// Number of leaves of `p` known before matching (ground or bound).
-fn bound_leaves(p: &Pat, bound: &[bool]) -> i32 {
-    match p {
-        Pat::Var(v) => bound[*v as usize] as i32,
-        Pat::Ground(_) => 1,
-        Pat::Func(_, args) => args.iter().map(|a| bound_leaves(a, bound)).sum(),
     }
 }
 

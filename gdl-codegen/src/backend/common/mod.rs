@@ -170,6 +170,38 @@ fn move_items(gp: &Texts) -> (Vec<TokenStream>, Vec<TokenStream>, TokenStream) {
     (move_refs, key_refs, quote!(#(#move_tables)*))
 }
 
+/// The declarations every generated module opens with: the role constants,
+/// the fluent count, the game type (documented with `game_doc`) and the
+/// state type, one bit per reachable fluent in `nw` words.
+pub fn type_decls(
+    strings: &Strings,
+    game: &Ident,
+    state: &Ident,
+    nw: usize,
+    game_doc: &str,
+) -> TokenStream {
+    let Strings {
+        role_consts,
+        num_fluents,
+        ..
+    } = strings;
+    let nw = lit_usize(nw);
+    let state_doc = format!(" A state of [`{game}`]: one bit per reachable fluent.");
+    quote! {
+        #role_consts
+
+        #num_fluents
+
+        #[doc = #game_doc]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct #game;
+
+        #[doc = #state_doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct #state(pub [u64; #nw]);
+    }
+}
+
 /// The `Game` impl: `specific` holds the methods a back end computes
 /// (`initial_state`, `legal_moves`, `is_terminal`, `goal`, `apply_unchecked`);
 /// the rest read the string tables. `nw` is the state's length in words.

@@ -251,10 +251,8 @@ fn items(
         " The game of `{}`, compiled by gdl-codegen.",
         opts.source_name
     );
-    let state_doc = format!(" A state of [`{game}`]: one bit per reachable fluent.");
+    let types = common::type_decls(strings, game, state, layout.state_words, &game_doc);
     let common::Strings {
-        role_consts,
-        num_fluents,
         role_names,
         fluents,
         moves,
@@ -262,17 +260,7 @@ fn items(
         ..
     } = strings;
     quote! {
-        #role_consts
-
-        #num_fluents
-
-        #[doc = #game_doc]
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        pub struct #game;
-
-        #[doc = #state_doc]
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct #state(pub [u64; #nw]);
+        #types
 
         /// The value vector of one query: state words, `does` words, derived atoms.
         type Values = [u64; #nv];

@@ -9,7 +9,7 @@ use crate::front::symbols::Sym;
 use crate::ground::budget::{Budget, GroundError};
 use crate::ground::db::NONE;
 use crate::ground::domains::{self, Domains, Scope};
-use crate::ground::terms::{header, Kind};
+use crate::lifted::terms::{header, Kind};
 use crate::lifted::{CRule, Lit, Pat};
 
 /// How many times the grounder's join work the domain computation of the
@@ -151,7 +151,10 @@ impl Facts {
     }
 }
 
-fn pats(terms: &mut crate::ground::terms::Terms, args: &[crate::front::ir::Term]) -> Box<[Pat]> {
+fn pats(
+    terms: &mut crate::lifted::terms::TermStore,
+    args: &[crate::front::ir::Term],
+) -> Box<[Pat]> {
     args.iter().map(|t| Pat::compile(terms, t)).collect()
 }
 

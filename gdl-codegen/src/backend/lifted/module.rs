@@ -516,32 +516,21 @@ fn header_items(
     nw: usize,
     strings: &common::Strings,
 ) -> TokenStream {
-    let nw = usize_lit(nw);
     let game_doc = format!(
         " The game of `{}`, compiled by gdl-codegen's lifted back end.",
         opts.source_name
     );
-    let state_doc = format!(" A state of [`{game}`]: one bit per reachable fluent.");
+    let types = common::type_decls(strings, game, state, nw, &game_doc);
     let common::Strings {
-        role_consts,
-        num_fluents,
         role_names,
         fluents,
         moves,
         move_tables,
         key_fn,
+        ..
     } = strings;
     quote! {
-        #role_consts
-        #num_fluents
-
-        #[doc = #game_doc]
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        pub struct #game;
-
-        #[doc = #state_doc]
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct #state(pub [u64; #nw]);
+        #types
 
         #role_names
         #fluents

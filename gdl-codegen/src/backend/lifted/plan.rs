@@ -6,6 +6,7 @@
 //! variables are bound (`distinct`, negations, fully bound literals), then
 //! the literal expected to produce fewest solutions given what is bound.
 
+use crate::lifted::order::next_literal;
 use crate::lifted::{CRule, Lit, Pat};
 
 /// Which arguments of a call are bound: bit `i` for argument `i`.
@@ -77,42 +78,13 @@ pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step
         }
     }
     let mut done = vec![false; rule.body.len()];
-    while let Some(i) = next_literal(&rule.body, &done, &bound, catalog) {
+    let cost = |rel, args: &[Pat], known| catalog.estimate(rel, args, known);
+    while let Some(i) = next_literal(&rule.body, &done, &bound, cost) {
         done[i] = true;
         steps.push(step(&rule.body[i], &bound, catalog));
         rule.body[i].for_each_var(&mut |v| bound[v as usize] = true);
     }
     steps
-}
-
-/// The next literal to evaluate: a test if one is ready, else the cheapest
-/// positive literal.
-fn next_literal(
-    body: &[Lit],
-    done: &[bool],
-    bound: &[bool],
-    catalog: &impl Catalog,
-) -> Option<usize> {
-    let ready = |l: &Lit| {
-        let mut all = true;
-        l.for_each_var(&mut |v| all &= bound[v as usize]);
-        all
-    };
-    let open = || (0..body.len()).filter(|&i| !done[i]);
-    if let Some(i) = open().find(|&i| ready(&body[i])) {
-        return Some(i);
-    }
-    let cost = |i: usize| match &body[i] {
-        Lit::Pos(rel, args) => catalog.estimate(
-            *rel,
-            args,
-            args.iter().map(|a| known_leaves(a, bound)).sum(),
-        ),
-        // Unsafe literals wait for the positive ones (the checker makes
-        // sure those bind their variables).
-        _ => f64::INFINITY,
-    };
-    open().min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
 }
 
 /// The step of a literal evaluated with `bound` variables known.
@@ -126,16 +98,6 @@ fn step(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> Step {
             bound: adornment(args, bound),
         },
         Lit::Distinct(a, b) => Step::Distinct(a.clone(), b.clone()),
-    }
-}
-
-/// Number of leaves of `p` known before matching (constants, bound
-/// variables).
-fn known_leaves(p: &Pat, bound: &[bool]) -> i32 {
-    match p {
-        Pat::Var(v) => bound[*v as usize] as i32,
-        Pat::Ground(_) => 1,
-        Pat::Func(_, args) => args.iter().map(|a| known_leaves(a, bound)).sum(),
     }
 }
 

@@ -57,9 +57,6 @@ pub(crate) const CHECK_INTERVAL: u64 = 1 << 12;
 pub(crate) const ANSWER_BYTES: usize = 32;
 /// Estimated bytes of one table (a call) beyond its key.
 pub(crate) const TABLE_BYTES: usize = 112;
-/// Estimated bytes of one term built by a query beyond its argument ids: its
-/// node, hash-table entry and argument allocation.
-pub(crate) const TERM_BYTES: usize = 80;
 
 /// Which limit of a [`QueryBudget`] a query hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

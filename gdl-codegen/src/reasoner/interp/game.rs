@@ -1,5 +1,6 @@
 //! [`Interpreter`]: the [`Game`] implementation over the prover.
 
+use crate::lifted::Interner;
 use std::fmt;
 use std::sync::{OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
@@ -13,7 +14,7 @@ use crate::session::Caller;
 
 use super::budget::{QueryBudget, QueryBudgetError, QueryLimit};
 use super::kb::{Kb, Kind};
-use super::prove::{state_key, Ctx, Exceeded, Pending, StaticCache, STACK_BUDGET};
+use super::prove::{state_key, Ctx, Exceeded, Fluents, Pending, StaticCache, STACK_BUDGET};
 use super::read::{read_terms, Read};
 use super::terms::{publish, TermStore, Terms, TupleSet, FREE, LOCAL};
 
@@ -50,12 +51,22 @@ impl std::error::Error for InterpError {}
 
 /// A state of an [`Interpreter`]'s game: the ids of the fluents that hold, in
 /// a canonical order (so that equal states compare and hash equal).
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Default, PartialEq, Eq, Hash, Debug)]
 pub struct State {
     fluents: Box<[u32]>,
+    /// Each fluent's functor and first argument (see `prove::Fluents`).
+    keys: Box<[(u32, u32)]>,
 }
 
 impl State {
+    /// A query's view of the state.
+    fn view(&self) -> Fluents<'_> {
+        Fluents {
+            ids: &self.fluents,
+            keys: &self.keys,
+        }
+    }
+
     /// Number of fluents that hold.
     pub fn len(&self) -> usize {
         self.fluents.len()
@@ -150,7 +161,7 @@ impl Interpreter {
         let roles: Vec<(String, u32)> = program
             .roles()
             .into_iter()
-            .map(|r| (syms.name(r).to_owned(), store.intern(r, false, &[])))
+            .map(|r| (syms.name(r).to_owned(), store.constant(r)))
             .collect();
         if roles.is_empty() {
             return Err(InterpError::NoRoles);
@@ -167,9 +178,7 @@ impl Interpreter {
             store: RwLock::new(store),
             cache: StaticCache::default(),
             roles,
-            init: State {
-                fluents: Box::new([]),
-            },
+            init: State::default(),
             legal: pred(Keyword::Legal),
             next: pred(Keyword::Next),
             goal: pred(Keyword::Goal),
@@ -177,7 +186,7 @@ impl Interpreter {
         };
         if let Some(init) = pred(Keyword::Init) {
             let (ids, local) = interp
-                .query(Asked::Init, &[], &[], |ctx| {
+                .query(Asked::Init, Fluents::EMPTY, &[], |ctx| {
                     let mut out = Vec::new();
                     ctx.query(init, &[FREE], &mut out);
                     out
@@ -241,7 +250,7 @@ impl Interpreter {
     fn query<R: Send>(
         &self,
         asked: Asked,
-        state: &[u32],
+        state: Fluents<'_>,
         joint: &[(u32, u32)],
         f: impl Fn(&mut Ctx<'_>) -> R + Sync,
     ) -> Result<(R, TermStore), QueryBudgetError> {
@@ -342,20 +351,22 @@ impl Interpreter {
         self.publish(local, &mut ids);
         let guard = self.read();
         let terms = Terms::new(&guard);
-        ids.sort_unstable_by_key(|&f| state_key(&terms, f));
-        ids.dedup();
+        let mut keyed: Vec<(u32, u32, u32)> = ids.iter().map(|&f| state_key(&terms, f)).collect();
+        keyed.sort_unstable();
+        keyed.dedup();
         State {
-            fluents: ids.into(),
+            fluents: keyed.iter().map(|k| k.2).collect(),
+            keys: keyed.iter().map(|k| (k.0, k.1)).collect(),
         }
     }
 
     /// Interns a term read from text into the shared store.
     fn intern_read(&self, store: &mut TermStore, t: &Read) -> u32 {
         match t {
-            Read::Const(s) => store.intern(*s, false, &[]),
+            Read::Const(s) => store.constant(*s),
             Read::Func(f, args) => {
                 let ids: Vec<u32> = args.iter().map(|a| self.intern_read(store, a)).collect();
-                store.intern(*f, true, &ids)
+                store.func(*f, &ids)
             }
         }
     }
@@ -393,7 +404,7 @@ fn compute_static(kb: &mut Kb, store: &mut TermStore, budget: usize) {
         }
         let mut results: Vec<(u32, Vec<u32>, usize)> = Vec::new();
         let (local, aborted) = {
-            let mut ctx = Ctx::new(kb, Terms::new(store), &[], &[], budget)
+            let mut ctx = Ctx::new(kb, Terms::new(store), Fluents::EMPTY, &[], budget)
                 .with_work_limit(STATIC_WORK_LIMIT);
             for &p in &preds {
                 let mut out = Vec::new();
@@ -456,7 +467,7 @@ impl Game for Interpreter {
             return;
         }
         let asked = Asked::Legal(role_id);
-        let Ok((mut ids, local)) = self.query(asked, &state.fluents, &[], |ctx| {
+        let Ok((mut ids, local)) = self.query(asked, state.view(), &[], |ctx| {
             let mut tuples = Vec::new();
             ctx.query(legal, &[role_id, FREE], &mut tuples);
             let mut moves: Vec<u32> = tuples.chunks(2).map(|t| t[1]).collect();
@@ -483,7 +494,7 @@ impl Game for Interpreter {
         if self.failed() {
             return true;
         }
-        self.query(Asked::Terminal, &state.fluents, &[], |ctx| {
+        self.query(Asked::Terminal, state.view(), &[], |ctx| {
             ctx.query(terminal, &[], &mut Vec::new()) > 0
         })
         .map_or(true, |(t, _)| t)
@@ -500,7 +511,7 @@ impl Game for Interpreter {
         if self.failed() {
             return Goal::None;
         }
-        let result = self.query(Asked::Goal(role_id), &state.fluents, &[], |ctx| {
+        let result = self.query(Asked::Goal(role_id), state.view(), &[], |ctx| {
             let mut tuples = Vec::new();
             ctx.query(goal, &[role_id, FREE], &mut tuples);
             let mut values: Vec<u32> = tuples.chunks(2).map(|t| t[1]).collect();
@@ -510,8 +521,8 @@ impl Game for Interpreter {
                 [] => Goal::None,
                 [v] => {
                     let node = ctx.terms.node(*v);
-                    match self.syms.name(node.sym).parse::<u8>() {
-                        Ok(n) if n <= 100 && !node.func => Goal::Value(n),
+                    match self.syms.name(node.sym()).parse::<u8>() {
+                        Ok(n) if n <= 100 && !node.is_func() => Goal::Value(n),
                         _ => Goal::None,
                     }
                 }
@@ -527,12 +538,10 @@ impl Game for Interpreter {
         }
         let pairs = self.joint_pairs(joint);
         let Some(next) = self.next else {
-            *state = State {
-                fluents: Box::new([]),
-            };
+            *state = State::default();
             return;
         };
-        if let Ok((ids, local)) = self.query(Asked::Next, &state.fluents, &pairs, |ctx| {
+        if let Ok((ids, local)) = self.query(Asked::Next, state.view(), &pairs, |ctx| {
             let mut out = Vec::new();
             ctx.query(next, &[FREE], &mut out);
             out

@@ -29,6 +29,7 @@ use rustc_hash::FxHashMap;
 use super::budget::{QueryBudget, QueryLimit, ANSWER_BYTES, CHECK_INTERVAL, TABLE_BYTES};
 use super::kb::{key_mask, masked_hash, CallPlan, Kb, Kind, EXIST};
 use super::terms::{Terms, TupleSet, FREE};
+use crate::lifted::terms::{header, Kind as TermKind};
 use crate::lifted::{CRule, Lit, Pat};
 
 /// Where a call stands.
@@ -155,6 +156,8 @@ pub(crate) struct Ctx<'a> {
     pub terms: Terms<'a>,
     /// The fluents of the state (sorted; see `state_key`).
     state: &'a [u32],
+    /// The (functor, first argument) of each fluent, for binary search.
+    state_keys: &'a [(u32, u32)],
     /// `(role, move)` pairs of the joint move.
     joint: &'a [(u32, u32)],
     tables: Vec<Table>,
@@ -182,7 +185,7 @@ impl<'a> Ctx<'a> {
     pub fn new(
         kb: &'a Kb,
         terms: Terms<'a>,
-        state: &'a [u32],
+        state: Fluents<'a>,
         joint: &'a [(u32, u32)],
         stack_budget: usize,
     ) -> Self {
@@ -198,7 +201,8 @@ impl<'a> Ctx<'a> {
             answer_ids: 0,
             exceeded: None,
             terms,
-            state,
+            state: state.ids,
+            state_keys: state.keys,
             joint,
             tables: Vec::new(),
             table_heads: FxHashMap::default(),
@@ -793,11 +797,11 @@ impl<'a> Ctx<'a> {
             }
             Pat::Func(f, args) => {
                 let node = self.terms.node(id);
-                if !node.func || node.sym != *f || node.args.len() != args.len() {
+                if node.head != header(TermKind::Func, f.0) || node.args.len() != args.len() {
                     return false;
                 }
                 for (j, a) in args.iter().enumerate() {
-                    let sub = self.terms.node(id).args[j];
+                    let sub = self.terms.arg(id, j);
                     if !self.unify(a, sub, base) {
                         return false;
                     }
@@ -830,21 +834,18 @@ impl<'a> Ctx<'a> {
                     return (0, self.state.len());
                 }
                 let n = self.terms.node(b);
-                (n.sym.0, n.args.first().copied())
+                (n.sym().0, n.args.first().copied())
             }
             Pat::Ground(g) => {
                 let n = self.terms.node(*g);
-                (n.sym.0, n.args.first().copied())
+                (n.sym().0, n.args.first().copied())
             }
             Pat::Func(f, args) => (f.0, args.first().and_then(|a| self.build(a, base))),
         };
-        let terms = &self.terms;
-        let lo = self.state.partition_point(|&f| {
-            state_prefix(terms, f, first.is_some()) < (sym, first.unwrap_or(0))
-        });
-        let hi = self.state.partition_point(|&f| {
-            state_prefix(terms, f, first.is_some()) <= (sym, first.unwrap_or(0))
-        });
+        let key = (sym, first.unwrap_or(0));
+        let prefix = |&(s, a): &(u32, u32)| (s, if first.is_some() { a } else { 0 });
+        let lo = self.state_keys.partition_point(|k| prefix(k) < key);
+        let hi = lo + self.state_keys[lo..].partition_point(|k| prefix(k) <= key);
         (lo, hi)
     }
 }
@@ -852,13 +853,25 @@ impl<'a> Ctx<'a> {
 /// The sort key of a fluent in a state: functor, first argument (0 when
 /// none), id.
 pub(crate) fn state_key(terms: &Terms<'_>, f: u32) -> (u32, u32, u32) {
-    let n = terms.node(f);
-    (n.sym.0, n.args.first().copied().unwrap_or(0), f)
+    (terms.head(f) >> 2, terms.first_arg(f).unwrap_or(0), f)
 }
 
-fn state_prefix(terms: &Terms<'_>, f: u32, with_first: bool) -> (u32, u32) {
-    let (s, a, _) = state_key(terms, f);
-    (s, if with_first { a } else { 0 })
+/// A state as a query reads it: fluent ids sorted by [`state_key`], and
+/// each one's functor and first argument.
+#[derive(Clone, Copy)]
+pub(crate) struct Fluents<'a> {
+    /// The fluent ids.
+    pub ids: &'a [u32],
+    /// `(functor, first argument or 0)` of each.
+    pub keys: &'a [(u32, u32)],
+}
+
+impl Fluents<'_> {
+    /// No fluent.
+    pub const EMPTY: Fluents<'static> = Fluents {
+        ids: &[],
+        keys: &[],
+    };
 }
 
 fn pat_eq(a: &Pat, b: &Pat) -> bool {

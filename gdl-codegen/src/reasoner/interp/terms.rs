@@ -1,6 +1,6 @@
-//! Hash-consed ground terms and flat tuple sets.
+//! The interpreter's view of the term store, and flat tuple sets.
 //!
-//! Every ground term the interpreter meets is interned once into a
+//! Every ground term the interpreter meets is interned once into the one
 //! [`TermStore`] and named by a `u32` id, so that equality of ground terms is
 //! equality of ids and a state is a small sorted array of ids. A store only
 //! grows, so an id stays valid for the life of the game.
@@ -17,8 +17,9 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use crate::front::symbols::{Sym, Symbols};
-use crate::lifted::Interner;
+use crate::front::symbols::Sym;
+use crate::lifted::terms::{header, mix, Kind, Node};
+pub(crate) use crate::lifted::TermStore;
 
 /// Marks the id of a term interned in a query's private overlay.
 pub(crate) const LOCAL: u32 = 1 << 31;
@@ -28,137 +29,6 @@ pub(crate) const FREE: u32 = u32::MAX;
 
 /// End of a hash chain.
 const NIL: u32 = u32::MAX;
-
-/// One interned ground term.
-#[derive(Clone, Debug)]
-pub(crate) struct Node {
-    /// The constant, or the function symbol.
-    pub sym: Sym,
-    /// A function application (`(f)` is one, with no arguments), not a constant.
-    pub func: bool,
-    /// Argument ids (empty for constants).
-    pub args: Box<[u32]>,
-    /// Next node with the same hash.
-    next: u32,
-}
-
-/// A strong 64-bit finaliser (MurmurHash3's `fmix64`). Fx hashing alone
-/// leaves structure that makes hash tables of similar terms (long nested
-/// lists) probe badly.
-#[inline]
-pub(crate) fn mix(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
-}
-
-fn node_hash(sym: Sym, func: bool, args: &[u32]) -> u64 {
-    let mut h = FxHasher::default();
-    sym.0.hash(&mut h);
-    func.hash(&mut h);
-    args.hash(&mut h);
-    mix(h.finish())
-}
-
-/// An append-only table of interned ground terms.
-///
-/// Ids are `offset + index`; the shared store has offset 0 and a query's
-/// overlay has offset [`LOCAL`].
-#[derive(Debug)]
-pub(crate) struct TermStore {
-    nodes: Vec<Node>,
-    heads: FxHashMap<u64, u32>,
-    offset: u32,
-    /// Argument ids of all nodes, for [`TermStore::bytes`].
-    arg_ids: usize,
-}
-
-impl TermStore {
-    /// An empty store whose ids start at `offset`.
-    pub fn new(offset: u32) -> Self {
-        TermStore {
-            nodes: Vec::new(),
-            heads: FxHashMap::default(),
-            offset,
-            arg_ids: 0,
-        }
-    }
-
-    /// Estimated bytes of the store (for a query's budget).
-    pub fn bytes(&self) -> usize {
-        self.nodes.len() * super::budget::TERM_BYTES + self.arg_ids * 4
-    }
-
-    /// The node of `id`, if `id` belongs to this store.
-    pub fn get(&self, id: u32) -> Option<&Node> {
-        self.nodes.get(id.wrapping_sub(self.offset) as usize)
-    }
-
-    /// The id of a term if interned here.
-    pub fn find(&self, sym: Sym, func: bool, args: &[u32]) -> Option<u32> {
-        let mut i = *self.heads.get(&node_hash(sym, func, args))?;
-        while i != NIL {
-            let n = &self.nodes[i as usize];
-            if n.sym == sym && n.func == func && *n.args == *args {
-                return Some(i + self.offset);
-            }
-            i = n.next;
-        }
-        None
-    }
-
-    /// Adds a term known to be absent.
-    fn push(&mut self, sym: Sym, func: bool, args: &[u32]) -> u32 {
-        let h = node_hash(sym, func, args);
-        let idx = self.nodes.len() as u32;
-        let next = self.heads.insert(h, idx).unwrap_or(NIL);
-        self.arg_ids += args.len();
-        self.nodes.push(Node {
-            sym,
-            func,
-            args: args.into(),
-            next,
-        });
-        idx + self.offset
-    }
-
-    /// Interns a term whose arguments are all ids of this store.
-    pub fn intern(&mut self, sym: Sym, func: bool, args: &[u32]) -> u32 {
-        if let Some(id) = self.find(sym, func, args) {
-            return id;
-        }
-        self.push(sym, func, args)
-    }
-
-    /// Appends the KIF text of `id` (first-seen spelling) to `out`; an id
-    /// foreign to this store prints as `?`.
-    pub fn write_text(&self, syms: &Symbols, id: u32, out: &mut String) {
-        let Some(n) = self.get(id) else {
-            out.push('?');
-            return;
-        };
-        if !n.func {
-            out.push_str(syms.name(n.sym));
-            return;
-        }
-        out.push('(');
-        out.push_str(syms.name(n.sym));
-        for &a in n.args.iter() {
-            out.push(' ');
-            self.write_text(syms, a, out);
-        }
-        out.push(')');
-    }
-
-    /// The KIF text of `id`.
-    pub fn text(&self, syms: &Symbols, id: u32) -> String {
-        let mut s = String::new();
-        self.write_text(syms, id, &mut s);
-        s
-    }
-}
 
 /// A query's view of the terms: the shared store, read-only, plus a private
 /// overlay for the terms the query builds.
@@ -180,23 +50,45 @@ impl<'a> Terms<'a> {
 
     /// The node of an id known to be valid (from either store).
     #[inline]
-    pub fn node(&self, id: u32) -> &Node {
+    pub fn node(&self, id: u32) -> Node<'_> {
+        self.store(id).node(id)
+    }
+
+    /// The store that holds `id`.
+    #[inline]
+    fn store(&self, id: u32) -> &TermStore {
         if id & LOCAL == 0 {
-            &self.global.nodes[id as usize]
+            self.global
         } else {
-            &self.local.nodes[(id - LOCAL) as usize]
+            &self.local
         }
+    }
+
+    /// The header of a valid id.
+    #[inline]
+    pub fn head(&self, id: u32) -> u32 {
+        self.store(id).head(id)
+    }
+
+    /// Argument `j` of a valid id.
+    #[inline]
+    pub fn arg(&self, id: u32, j: usize) -> u32 {
+        self.store(id).arg(id, j)
+    }
+
+    /// The first argument of a valid id, if it has one.
+    #[inline]
+    pub fn first_arg(&self, id: u32) -> Option<u32> {
+        self.store(id).first_arg(id)
     }
 
     /// Interns a term built from valid ids, into the overlay when new.
     pub fn intern(&mut self, sym: Sym, func: bool, args: &[u32]) -> u32 {
-        if let Some(id) = self.global.find(sym, func, args) {
-            return id;
+        let head = header(if func { Kind::Func } else { Kind::Const }, sym.0);
+        match self.global.find(head, args) {
+            Some(id) => id,
+            None => self.local.intern(head, args),
         }
-        if let Some(id) = self.local.find(sym, func, args) {
-            return id;
-        }
-        self.local.push(sym, func, args)
     }
 }
 
@@ -223,7 +115,7 @@ pub(crate) fn publish(
         .iter()
         .map(|&a| publish(global, local, memo, a))
         .collect();
-    let g = global.intern(node.sym, node.func, &args);
+    let g = global.intern(node.head, &args);
     memo.insert(id, g);
     g
 }
@@ -289,15 +181,5 @@ impl TupleSet {
         self.next.push(head);
         self.heads.insert(h, idx);
         true
-    }
-}
-
-impl Interner for TermStore {
-    fn constant(&mut self, sym: Sym) -> u32 {
-        self.intern(sym, false, &[])
-    }
-
-    fn func(&mut self, f: Sym, args: &[u32]) -> u32 {
-        self.intern(f, true, args)
     }
 }

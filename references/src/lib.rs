@@ -29,7 +29,9 @@
 //! The engines are references for benchmarks, not players: they have no
 //! search of their own. `benches/playouts.rs` (Criterion) and
 //! `examples/speed.rs` (playouts per second through the runtime's `measure`,
-//! as `gdl-codegen bench` reports them) time their random playouts.
+//! as `gdl-codegen bench` reports them) time their random playouts;
+//! `examples/compare.rs` times them beside the compiled game, the propnet
+//! and the interpreter in one run, with instructions per playout.
 
 #![warn(missing_docs)]
 

@@ -67,6 +67,62 @@ pub fn rows<'a>(table: &'a [u32], width: usize, key: &[u32]) -> &'a [u32] {
     &table[lo * width..hi * width]
 }
 
+/// A sorted constant table (rows of `width` numbers) with a directory on its
+/// first column, built on first use: a lookup whose key starts with a
+/// first-column value goes straight to that value's rows, and searches only
+/// them for the rest of the key. Term ids are small and dense, so the
+/// directory is an array indexed by value.
+pub struct Keyed {
+    table: &'static [u32],
+    width: usize,
+    starts: std::sync::OnceLock<Box<[u32]>>,
+}
+
+impl Keyed {
+    /// `table`, sorted, with rows of `width` numbers.
+    pub const fn new(table: &'static [u32], width: usize) -> Self {
+        Keyed {
+            table,
+            width,
+            starts: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Row index ranges by first-column value: rows `starts[v]..starts[v + 1]`.
+    fn directory(&self) -> Box<[u32]> {
+        let n = self.table.len() / self.width;
+        let max = (0..n)
+            .map(|i| self.table[i * self.width])
+            .max()
+            .unwrap_or(0);
+        let mut starts = vec![0u32; max as usize + 2];
+        for i in 0..n {
+            starts[self.table[i * self.width] as usize + 1] += 1;
+        }
+        for v in 1..starts.len() {
+            starts[v] += starts[v - 1];
+        }
+        starts.into()
+    }
+
+    /// The rows whose first `key.len()` numbers are `key` (`key` not empty).
+    #[inline]
+    pub fn rows(&self, key: &[u32]) -> &'static [u32] {
+        let starts = self.starts.get_or_init(|| self.directory());
+        let v = key[0] as usize;
+        if v + 1 >= starts.len() {
+            return &[];
+        }
+        let w = self.width;
+        let run = &self.table[starts[v] as usize * w..starts[v + 1] as usize * w];
+        if key.len() == 1 {
+            run
+        } else {
+            rows(run, w, key)
+        }
+    }
+}
+
 /// Whether `table` (rows of `width` numbers, sorted) holds the row `row`.
 #[inline]
 pub fn contains(table: &[u32], width: usize, row: &[u32]) -> bool {

@@ -207,10 +207,14 @@ impl<'r> Body<'r> {
                     let table = self.reg.static_table(rel, bound);
                     let w = Literal::usize_unsuffixed(args.len());
                     let row = self.fresh("row");
-                    self.wraps.push(Wrap::For(
-                        quote!(#row),
-                        quote!(rows(&#table, #w, &[#(#key_vals),*]).chunks_exact(#w)),
-                    ));
+                    let rows = if keys.is_empty() {
+                        quote!(#table)
+                    } else {
+                        let index = format_ident!("{}_INDEX", table);
+                        quote!(#index.rows(&[#(#key_vals),*]))
+                    };
+                    self.wraps
+                        .push(Wrap::For(quote!(#row), quote!(#rows.chunks_exact(#w))));
                     // The table's columns are the keys, then the rest.
                     self.match_row(&row, args, &free, keys.len());
                 }

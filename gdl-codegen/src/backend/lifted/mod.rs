@@ -108,6 +108,8 @@ pub struct Registry {
     num_fluents: usize,
     is_static: Vec<bool>,
     /// The component whose fixpoint is being printed: its relations are
+    /// Body literals of each relation's rules, summed (for call costs).
+    body_sizes: Vec<usize>,
     /// read from their tables.
     within: Option<usize>,
 }
@@ -173,6 +175,13 @@ impl Registry {
             fluents_per_functor,
             num_fluents: facts.fluents.len(),
             is_static: facts.statics.iter().map(Option::is_some).collect(),
+            body_sizes: {
+                let mut sizes = vec![0; n];
+                for r in &facts.rules {
+                    sizes[r.head_rel as usize] += r.body.len();
+                }
+                sizes
+            },
             within: None,
         }
     }
@@ -277,7 +286,18 @@ impl Catalog for Registry {
                 return 20.0 * 8f64.powi(unknown);
             }
         };
-        (size * 0.1f64.powi(leaves)).max(0.5)
+        (size * 0.1f64.powi(leaves)).max(0.05)
+    }
+
+    /// A call runs every rule of its relation: a few lookups per body
+    /// literal, more on a cycle, where it recurses.
+    fn call_cost(&self, rel: u32, _adorn: Adorn) -> f64 {
+        let per_literal = if self.comp_of[rel as usize].is_some() {
+            12.0
+        } else {
+            4.0
+        };
+        4.0 + per_literal * self.body_sizes[rel as usize] as f64
     }
 }
 

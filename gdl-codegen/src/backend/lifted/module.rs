@@ -427,7 +427,7 @@ fn ev_items(
     quote! {
         use ::std::rc::Rc;
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{contains, rows, set_bits, Keyed, Memo, NONE};
+        use #rt::lifted::{contains, rows, set_bits, value_mask, Keyed, Memo, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
@@ -683,9 +683,10 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
         if bound != 0 {
             let index = format_ident!("{}_INDEX", name);
             let w = usize_lit(arity);
+            let k = usize_lit(bound.count_ones() as usize);
             makers.push(quote! {
-                /// The table beside, with a directory on its first column.
-                static #index: Keyed = Keyed::new(&#name, #w);
+                /// The table beside, looked up by its bound columns.
+                static #index: Keyed = Keyed::new(&#name, #w, #k);
             });
         }
         arrays.push(data(
@@ -706,6 +707,36 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
         let words = words.into_iter().map(hex);
         quote!(static #name: [u64; #nwl] = [#(#words),*];)
     });
+    let value_masks = reg.value_masks.iter().map(|&(fid, pos)| {
+        let arg = |t: u32| u.args[t as usize][pos];
+        let of_functor = |t: &u32| u.functor[*t as usize] == fid;
+        let vals: std::collections::BTreeSet<u32> = facts
+            .fluents
+            .iter()
+            .filter(|t| of_functor(t))
+            .map(|&t| arg(t))
+            .collect();
+        let rows = vals.iter().map(|&v| {
+            let mut words = vec![0u64; nw];
+            for (i, &t) in facts.fluents.iter().enumerate() {
+                if of_functor(&t) && arg(t) == v {
+                    words[i / 64] |= 1 << (i % 64);
+                }
+            }
+            let words = words.into_iter().map(hex);
+            quote!([#(#words),*])
+        });
+        let k = usize_lit(vals.len());
+        let vals_name = format_ident!("VALS_{}_{}", fid, pos);
+        let masks_name = format_ident!("MASKS_{}_{}", fid, pos);
+        let vals = vals.iter().map(|&v| Literal::u32_unsuffixed(v));
+        quote! {
+            /// The values of one argument among one functor's fluents, sorted.
+            static #vals_name: [u32; #k] = [#(#vals),*];
+            /// Per value beside, the fluents with that value there.
+            static #masks_name: [[u64; #nwl]; #k] = [#(#rows),*];
+        }
+    });
     let mut init = vec![0u64; nw];
     for &f in &facts.init {
         init[f as usize / 64] |= 1 << (f % 64);
@@ -716,6 +747,7 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
     let consts = quote! {
         #(#makers)*
         #(#masks)*
+        #(#value_masks)*
         static INIT: [u64; #nwl] = [#(#init),*];
         static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
         static MOVE_TERMS: [&[u32]; #nrl] = [#(#move_refs),*];

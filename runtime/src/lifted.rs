@@ -67,6 +67,125 @@ pub fn rows<'a>(table: &'a [u32], width: usize, key: &[u32]) -> &'a [u32] {
     &table[lo * width..hi * width]
 }
 
+/// A sorted constant table (rows of `width` numbers) looked up by its first
+/// `keys` columns, through a directory built on first use: each key column's
+/// values are ranked, and the rows of every combination of ranks are found
+/// by one array index. Term ids are small and dense, so the rank tables are
+/// arrays indexed by value. When the combinations would be too many, the
+/// directory covers the first column only and the rest of the key is
+/// searched.
+pub struct Keyed {
+    table: &'static [u32],
+    width: usize,
+    keys: usize,
+    directory: std::sync::OnceLock<Directory>,
+}
+
+/// Most combinations of key ranks a directory indexes.
+const MAX_DIRECTORY: usize = 1 << 18;
+
+/// The lookup structure of a [`Keyed`] table.
+struct Directory {
+    /// Per indexed key column, the rank of each value (`NONE`: absent).
+    ranks: Vec<Box<[u32]>>,
+    /// Per indexed key column, the number of its distinct values.
+    counts: Vec<usize>,
+    /// Rows `starts[i]..starts[i + 1]` have combined rank `i`.
+    starts: Box<[u32]>,
+}
+
+impl Keyed {
+    /// `table`, sorted, with rows of `width` numbers, looked up by its first
+    /// `keys` columns (at least one).
+    pub const fn new(table: &'static [u32], width: usize, keys: usize) -> Self {
+        Keyed {
+            table,
+            width,
+            keys,
+            directory: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn row(&self, i: usize) -> &'static [u32] {
+        &self.table[i * self.width..(i + 1) * self.width]
+    }
+
+    fn build(&self) -> Directory {
+        let n = self.table.len() / self.width;
+        let ranked = |c: usize| {
+            let mut values: Vec<u32> = (0..n).map(|i| self.row(i)[c]).collect();
+            values.sort_unstable();
+            values.dedup();
+            let max = values.last().copied().unwrap_or(0) as usize;
+            let mut ranks = vec![NONE; max + 1];
+            for (r, &v) in values.iter().enumerate() {
+                ranks[v as usize] = r as u32;
+            }
+            (ranks.into_boxed_slice(), values.len().max(1))
+        };
+        let mut dir = Directory {
+            ranks: Vec::new(),
+            counts: Vec::new(),
+            starts: Box::new([]),
+        };
+        let mut cells = 1usize;
+        for c in 0..self.keys {
+            let (ranks, count) = ranked(c);
+            if c > 0 && cells.saturating_mul(count) > MAX_DIRECTORY {
+                break;
+            }
+            cells *= count;
+            dir.ranks.push(ranks);
+            dir.counts.push(count);
+        }
+        let mut starts = vec![0u32; cells + 1];
+        for i in 0..n {
+            let cell = dir
+                .cell(self.row(i))
+                .expect("every row's values are ranked");
+            starts[cell + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        dir.starts = starts.into();
+        dir
+    }
+
+    /// The rows whose first `key.len()` numbers are `key` (`key` holds the
+    /// table's `keys` key columns).
+    #[inline]
+    pub fn rows(&self, key: &[u32]) -> &'static [u32] {
+        let dir = self.directory.get_or_init(|| self.build());
+        let Some(cell) = dir.cell(key) else {
+            return &[];
+        };
+        let w = self.width;
+        let run = &self.table[dir.starts[cell] as usize * w..dir.starts[cell + 1] as usize * w];
+        if key.len() == dir.ranks.len() {
+            run
+        } else {
+            rows(run, w, key)
+        }
+    }
+}
+
+impl Directory {
+    /// The combined rank of the indexed columns of `key`, if all are ranked.
+    #[inline]
+    fn cell(&self, key: &[u32]) -> Option<usize> {
+        let mut cell = 0;
+        for (c, ranks) in self.ranks.iter().enumerate() {
+            let r = *ranks.get(key[c] as usize)?;
+            if r == NONE {
+                return None;
+            }
+            cell = cell * self.counts[c] + r as usize;
+        }
+        Some(cell)
+    }
+}
+
 /// Whether `table` (rows of `width` numbers, sorted) holds the row `row`.
 #[inline]
 pub fn contains(table: &[u32], width: usize, row: &[u32]) -> bool {
@@ -87,6 +206,20 @@ fn partition(n: usize, below: impl Fn(usize) -> bool) -> usize {
         }
     }
     lo
+}
+
+/// The mask of the fluents whose argument has value `v`: `masks[k]` where
+/// `vals[k] == v` (`vals` sorted); no fluent when `v` is not among `vals`.
+#[inline]
+pub fn value_mask<const W: usize>(
+    vals: &[u32],
+    masks: &'static [[u64; W]],
+    v: u32,
+) -> &'static [u64] {
+    match vals.binary_search(&v) {
+        Ok(k) => &masks[k],
+        Err(_) => &[],
+    }
 }
 
 /// The positions of the bits set in both `state` and `mask`, in order.

@@ -207,10 +207,14 @@ impl<'r> Body<'r> {
                     let table = self.reg.static_table(rel, bound);
                     let w = Literal::usize_unsuffixed(args.len());
                     let row = self.fresh("row");
-                    self.wraps.push(Wrap::For(
-                        quote!(#row),
-                        quote!(rows(&#table, #w, &[#(#key_vals),*]).chunks_exact(#w)),
-                    ));
+                    let rows = if keys.is_empty() {
+                        quote!(#table)
+                    } else {
+                        let index = format_ident!("{}_INDEX", table);
+                        quote!(#index.rows(&[#(#key_vals),*]))
+                    };
+                    self.wraps
+                        .push(Wrap::For(quote!(#row), quote!(#rows.chunks_exact(#w))));
                     // The table's columns are the keys, then the rest.
                     self.match_row(&row, args, &free, keys.len());
                 }
@@ -261,13 +265,35 @@ impl<'r> Body<'r> {
             self.wraps.push(Wrap::If(quote!(#not self.holds(#v))));
             return;
         }
-        let mask = self.reg.mask(p);
+        let mask = match self.value_mask(p) {
+            Some(mask) => mask,
+            None => {
+                let mask = self.reg.mask(p);
+                quote!(&#mask)
+            }
+        };
         let f = self.fresh("f");
         self.wraps.push(Wrap::For(
             quote!(#f),
-            quote!(set_bits(&{ self.state }, &#mask)),
+            quote!(set_bits(&{ self.state }, #mask)),
         ));
         self.matching(p, quote!(FLUENT_TERM[#f as usize]));
+    }
+
+    /// For a scan of `true(p)` with an argument of `p` bound, the mask of the
+    /// fluents with that value there (the argument with most values, the
+    /// most selective), instead of every fluent of the functor.
+    fn value_mask(&mut self, p: &Pat) -> Option<TokenStream> {
+        let Pat::Func(f, args) = p else { return None };
+        let fid = self.reg.functor(*f, args.len())?;
+        let pos = (0..args.len())
+            .filter(|&i| {
+                matches!(args[i], Pat::Var(_) | Pat::Ground(_)) && args[i].bound_by(&self.bound)
+            })
+            .max_by_key(|&i| (self.reg.values_at(fid, i), std::cmp::Reverse(i)))?;
+        let (vals, masks) = self.reg.value_mask(fid, pos)?;
+        let v = self.value(&args[pos]);
+        Some(quote!(value_mask(&#vals, &#masks, #v)))
     }
 
     /// `does(r, m)`: the joint move, role by role.

@@ -92,6 +92,10 @@ pub struct Registry {
     nonempty: Vec<bool>,
     /// Fluent masks used: by functor id, `None` for every fluent.
     masks: BTreeSet<Option<u32>>,
+    /// Fluent masks by argument value used: (functor id, argument).
+    value_masks: BTreeSet<(u32, usize)>,
+    /// Distinct values of each (functor id, argument) among the fluents.
+    fluent_values: FxHashMap<(u32, usize), usize>,
     /// Derived functions asked for, in order of first call.
     calls: Vec<(u32, Adorn)>,
     /// Their names.
@@ -108,6 +112,8 @@ pub struct Registry {
     num_fluents: usize,
     is_static: Vec<bool>,
     /// The component whose fixpoint is being printed: its relations are
+    /// Body literals of each relation's rules, summed (for call costs).
+    body_sizes: Vec<usize>,
     /// read from their tables.
     within: Option<usize>,
 }
@@ -159,6 +165,8 @@ impl Registry {
                 .map(|s| s.as_ref().is_some_and(|t| !t.is_empty()))
                 .collect(),
             masks: BTreeSet::new(),
+            value_masks: BTreeSet::new(),
+            fluent_values: fluent_values(facts),
             calls: Vec::new(),
             call_names: BTreeMap::new(),
             comp_of: cycles(facts, n),
@@ -173,6 +181,13 @@ impl Registry {
             fluents_per_functor,
             num_fluents: facts.fluents.len(),
             is_static: facts.statics.iter().map(Option::is_some).collect(),
+            body_sizes: {
+                let mut sizes = vec![0; n];
+                for r in &facts.rules {
+                    sizes[r.head_rel as usize] += r.body.len();
+                }
+                sizes
+            },
             within: None,
         }
     }
@@ -228,6 +243,28 @@ impl Registry {
         (comp, format_ident!("table_{}", self.names[rel as usize]))
     }
 
+    /// The tables selecting the fluents of functor `fid` whose argument
+    /// `pos` has a given value (`VALS_..`, the values sorted, and `MASKS_..`,
+    /// a mask per value), if worth having: several values, and the masks
+    /// within [`MAX_VALUE_MASK_WORDS`].
+    pub fn value_mask(&mut self, fid: u32, pos: usize) -> Option<(Ident, Ident)> {
+        let values = self.fluent_values.get(&(fid, pos)).copied().unwrap_or(0);
+        let words = self.num_fluents.div_ceil(64).max(1);
+        if values < 2 || values * words > MAX_VALUE_MASK_WORDS {
+            return None;
+        }
+        self.value_masks.insert((fid, pos));
+        Some((
+            format_ident!("VALS_{}_{}", fid, pos),
+            format_ident!("MASKS_{}_{}", fid, pos),
+        ))
+    }
+
+    /// Distinct values of argument `pos` among the fluents of functor `fid`.
+    pub fn values_at(&self, fid: u32, pos: usize) -> usize {
+        self.fluent_values.get(&(fid, pos)).copied().unwrap_or(0)
+    }
+
     /// The mask of the fluents a `true` pattern can match.
     pub fn mask(&mut self, p: &crate::lifted::Pat) -> Ident {
         let fid = match p {
@@ -277,7 +314,18 @@ impl Catalog for Registry {
                 return 20.0 * 8f64.powi(unknown);
             }
         };
-        (size * 0.1f64.powi(leaves)).max(0.5)
+        (size * 0.1f64.powi(leaves)).max(0.05)
+    }
+
+    /// A call runs every rule of its relation: a few lookups per body
+    /// literal, more on a cycle, where it recurses.
+    fn call_cost(&self, rel: u32, _adorn: Adorn) -> f64 {
+        let per_literal = if self.comp_of[rel as usize].is_some() {
+            12.0
+        } else {
+            4.0
+        };
+        4.0 + per_literal * self.body_sizes[rel as usize] as f64
     }
 }
 
@@ -295,6 +343,24 @@ fn static_table_name(name: &str, bound: Adorn, arity: usize) -> Ident {
         adorn_text(bound, arity).to_ascii_uppercase()
     )
 }
+
+/// Distinct values of each (functor id, argument) among the fluents.
+fn fluent_values(facts: &Facts) -> FxHashMap<(u32, usize), usize> {
+    let mut seen: FxHashMap<(u32, usize), BTreeSet<u32>> = FxHashMap::default();
+    for &t in &facts.fluents {
+        let u = &facts.universe;
+        for (i, &a) in u.args[t as usize].iter().enumerate() {
+            seen.entry((u.functor[t as usize], i))
+                .or_default()
+                .insert(a);
+        }
+    }
+    seen.into_iter().map(|(k, v)| (k, v.len())).collect()
+}
+
+/// Largest table of masks by argument value, in words: beyond it a scan
+/// tests the value fluent by fluent.
+const MAX_VALUE_MASK_WORDS: usize = 1 << 13;
 
 fn mask_name(fid: Option<u32>) -> Ident {
     match fid {

@@ -185,7 +185,7 @@ fn derived_fn(
     reg: &mut Registry,
     rel: u32,
     adorn: Adorn,
-) -> (TokenStream, Option<TokenStream>) {
+) -> (TokenStream, Vec<TokenStream>) {
     let name = reg.call(rel, adorn);
     let eval = format_ident!("eval_{}", name);
     let memo = format_ident!("memo_{}", name);
@@ -250,14 +250,25 @@ fn derived_fn(
                 false
             }
         };
-        return (f, None);
+        return (f, Vec::new());
     }
     if free.is_empty() {
-        let ty = wrap(quote!(bool));
+        let active = format_ident!("active_{}", name);
+        let fallback = from_table(reg, rel, &keys, &free);
         let f = quote! {
             #[doc = #doc]
             fn #name(&mut self, #(#params: u32),*) -> bool {
                 let key = [#(#params),*];
+                if self.calls < UNMEMOIZED_CALLS {
+                    if self.#active.contains(&key) {
+                        return #fallback;
+                    }
+                    self.calls += 1;
+                    self.#active.push(key);
+                    let found = self.#eval(#(#params),*);
+                    self.#active.pop();
+                    return found;
+                }
                 match self.#memo.get(&key) {
                     #hit => return *hit,
                     #running
@@ -273,7 +284,14 @@ fn derived_fn(
                 false
             }
         };
-        (f, Some(quote!(#memo: Memo<[u32; #k], #ty>)))
+        let ty = wrap(quote!(bool));
+        (
+            f,
+            vec![
+                quote!(#memo: Memo<[u32; #k], #ty>),
+                quote!(#active: ::std::vec::Vec<[u32; #k]>),
+            ],
+        )
     } else {
         let ty = wrap(quote!(Rc<[[u32; #w]]>));
         let f = quote! {
@@ -294,7 +312,7 @@ fn derived_fn(
                 answers
             }
         };
-        (f, Some(quote!(#memo: Memo<[u32; #k], #ty>)))
+        (f, vec![quote!(#memo: Memo<[u32; #k], #ty>)])
     }
 }
 
@@ -409,7 +427,7 @@ fn ev_items(
     quote! {
         use ::std::rc::Rc;
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{contains, rows, set_bits, Memo, NONE};
+        use #rt::lifted::{contains, rows, set_bits, value_mask, Keyed, Memo, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
@@ -417,8 +435,20 @@ fn ev_items(
         struct Ev {
             state: [u64; #nw],
             joint: [u32; #nr],
+            /// Recursive tests run without a memo so far (see
+            /// `UNMEMOIZED_CALLS`).
+            calls: u32,
             #(#fields,)*
         }
+
+        /// A recursive test runs without a memo, guarding against cycles by
+        /// the calls in progress only, until the evaluation has made this
+        /// many such calls: most recursions of game rules walk a line or a
+        /// count and never meet the same call twice, and a memo insert costs
+        /// more than such a step. Past it, calls are memoized, which bounds
+        /// the work of recursions that would repeat themselves.
+        #[allow(dead_code, reason = "used by games with recursive tests")]
+        const UNMEMOIZED_CALLS: u32 = 1 << 16;
 
         ::std::thread_local! {
             /// Each thread's evaluation of the state it last queried: the
@@ -452,6 +482,7 @@ fn ev_items(
                 Ev {
                     state: [!0; #nw],
                     joint: [NONE; #nr],
+                    calls: 0,
                     #(#names: ::core::default::Default::default(),)*
                 }
             }
@@ -460,6 +491,7 @@ fn ev_items(
             fn reset(&mut self, state: &[u64; #nw], joint: &[u32; #nr]) {
                 self.state = *state;
                 self.joint = *joint;
+                self.calls = 0;
                 #(#resets)*
             }
 
@@ -647,10 +679,19 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
             .unwrap_or_default();
         rows.sort_unstable();
         rows.dedup();
-        let name = static_table_name(&reg.names[rel as usize], bound, arity).to_string();
+        let name = static_table_name(&reg.names[rel as usize], bound, arity);
+        if bound != 0 {
+            let index = format_ident!("{}_INDEX", name);
+            let w = usize_lit(arity);
+            let k = usize_lit(bound.count_ones() as usize);
+            makers.push(quote! {
+                /// The table beside, looked up by its bound columns.
+                static #index: Keyed = Keyed::new(&#name, #w, #k);
+            });
+        }
         arrays.push(data(
             "A static relation's tuples, bound columns first, sorted.",
-            name,
+            name.to_string(),
             rows.concat(),
         ));
     }
@@ -666,6 +707,36 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
         let words = words.into_iter().map(hex);
         quote!(static #name: [u64; #nwl] = [#(#words),*];)
     });
+    let value_masks = reg.value_masks.iter().map(|&(fid, pos)| {
+        let arg = |t: u32| u.args[t as usize][pos];
+        let of_functor = |t: &u32| u.functor[*t as usize] == fid;
+        let vals: std::collections::BTreeSet<u32> = facts
+            .fluents
+            .iter()
+            .filter(|t| of_functor(t))
+            .map(|&t| arg(t))
+            .collect();
+        let rows = vals.iter().map(|&v| {
+            let mut words = vec![0u64; nw];
+            for (i, &t) in facts.fluents.iter().enumerate() {
+                if of_functor(&t) && arg(t) == v {
+                    words[i / 64] |= 1 << (i % 64);
+                }
+            }
+            let words = words.into_iter().map(hex);
+            quote!([#(#words),*])
+        });
+        let k = usize_lit(vals.len());
+        let vals_name = format_ident!("VALS_{}_{}", fid, pos);
+        let masks_name = format_ident!("MASKS_{}_{}", fid, pos);
+        let vals = vals.iter().map(|&v| Literal::u32_unsuffixed(v));
+        quote! {
+            /// The values of one argument among one functor's fluents, sorted.
+            static #vals_name: [u32; #k] = [#(#vals),*];
+            /// Per value beside, the fluents with that value there.
+            static #masks_name: [[u64; #nwl]; #k] = [#(#rows),*];
+        }
+    });
     let mut init = vec![0u64; nw];
     for &f in &facts.init {
         init[f as usize / 64] |= 1 << (f % 64);
@@ -676,6 +747,7 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
     let consts = quote! {
         #(#makers)*
         #(#masks)*
+        #(#value_masks)*
         static INIT: [u64; #nwl] = [#(#init),*];
         static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
         static MOVE_TERMS: [&[u32]; #nrl] = [#(#move_refs),*];

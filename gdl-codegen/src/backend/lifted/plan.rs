@@ -2,11 +2,16 @@
 //! each pattern of bound arguments it is called with (an adornment), the
 //! order in which each rule's body is evaluated.
 //!
-//! The order is fixed at compile time, greedily: tests as soon as their
-//! variables are bound (`distinct`, negations, fully bound literals), then
-//! the literal expected to produce fewest solutions given what is bound.
+//! The order is fixed at compile time, by cost: each literal has a price
+//! per run and an expected number of solutions (below one for a test), and
+//! the order of least total work (every literal's price times the runs it
+//! gets) is found by dynamic programming over the subsets of the body, as a
+//! query optimiser orders joins. This matters for calls: a derived test is a
+//! function call, worth running after the cheap tests that may skip it, not
+//! first because its arguments happen to be bound. Bodies too long for that
+//! search are ordered greedily ([`crate::lifted::order`]).
 
-use crate::lifted::order::next_literal;
+use crate::lifted::order::{all_bound, known_leaves, next_literal};
 use crate::lifted::{CRule, Lit, Pat};
 
 /// Which arguments of a call are bound: bit `i` for argument `i`.
@@ -62,7 +67,16 @@ pub trait Catalog {
     /// An estimate of the number of tuples of `rel` matching a literal of
     /// which `leaves` constants or bound variables are known.
     fn estimate(&self, rel: u32, args: &[Pat], leaves: i32) -> f64;
+    /// The work of one call of derived relation `rel` with `adorn` bound,
+    /// in the units of a table lookup.
+    fn call_cost(&self, _rel: u32, _adorn: Adorn) -> f64 {
+        20.0
+    }
 }
+
+/// Bodies of at most this many literals are ordered by an exhaustive search
+/// over their subsets (2^n states).
+const MAX_SEARCHED: usize = 12;
 
 /// The plan of `rule` called with the head arguments in `adorn` bound.
 pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step> {
@@ -77,14 +91,125 @@ pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step
             pat.for_each_var(&mut |v| bound[v as usize] = true);
         }
     }
-    let mut done = vec![false; rule.body.len()];
-    let cost = |rel, args: &[Pat], known| catalog.estimate(rel, args, known);
-    while let Some(i) = next_literal(&rule.body, &done, &bound, cost) {
-        done[i] = true;
+    for i in body_order(&rule.body, &bound, catalog) {
         steps.push(step(&rule.body[i], &bound, catalog));
         rule.body[i].for_each_var(&mut |v| bound[v as usize] = true);
     }
     steps
+}
+
+/// The order of `body`'s literals with the variables in `bound` known.
+fn body_order(body: &[Lit], bound: &[bool], catalog: &impl Catalog) -> Vec<usize> {
+    if body.len() > MAX_SEARCHED {
+        let mut bound = bound.to_vec();
+        let mut done = vec![false; body.len()];
+        let mut order = Vec::with_capacity(body.len());
+        let cost = |rel, args: &[Pat], known| catalog.estimate(rel, args, known);
+        while let Some(i) = next_literal(body, &done, &bound, cost) {
+            done[i] = true;
+            body[i].for_each_var(&mut |v| bound[v as usize] = true);
+            order.push(i);
+        }
+        return order;
+    }
+    cheapest_order(body, bound, catalog)
+}
+
+/// The best plan found for one subset of a body: its total work, its
+/// expected number of solutions, and the literal it added last.
+#[derive(Clone, Copy)]
+struct Best {
+    work: f64,
+    rows: f64,
+    last: usize,
+}
+
+/// The order of least estimated work, by dynamic programming over subsets:
+/// the variables a subset binds do not depend on its order, so each subset
+/// keeps only its cheapest order. Ties keep the first found, which follows
+/// the text. Negations and `distinct` join a subset only once it binds
+/// their variables.
+fn cheapest_order(body: &[Lit], bound: &[bool], catalog: &impl Catalog) -> Vec<usize> {
+    let n = body.len();
+    let full = (1usize << n) - 1;
+    let mut best: Vec<Option<Best>> = vec![None; full + 1];
+    best[0] = Some(Best {
+        work: 0.0,
+        rows: 1.0,
+        last: usize::MAX,
+    });
+    let mut now = vec![false; bound.len()];
+    for set in 0..full {
+        let Some(here) = best[set] else { continue };
+        now.copy_from_slice(bound);
+        for (i, lit) in body.iter().enumerate() {
+            if set >> i & 1 == 1 {
+                lit.for_each_var(&mut |v| now[v as usize] = true);
+            }
+        }
+        for (i, lit) in body.iter().enumerate() {
+            if set >> i & 1 == 1 || (!matches!(lit, Lit::Pos(..)) && !all_bound(lit, &now)) {
+                continue;
+            }
+            let (price, yield_) = price(lit, &now, catalog);
+            let next = Best {
+                work: here.work + here.rows * price,
+                rows: here.rows * yield_,
+                last: i,
+            };
+            let slot = &mut best[set | 1 << i];
+            if slot.is_none_or(|b| next.work < b.work) {
+                *slot = Some(next);
+            }
+        }
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut set = full;
+    while set != 0 {
+        // Every subset reached has a best; the full set is reached because
+        // the checker makes every body safe (and a body that is not still
+        // gets every positive literal).
+        let Some(b) = best[set] else { break };
+        order.push(b.last);
+        set &= !(1 << b.last);
+    }
+    order.reverse();
+    if order.len() < n {
+        // Unsafe leftovers (never from a checked program): append in text order.
+        let rest: Vec<usize> = (0..n).filter(|i| !order.contains(i)).collect();
+        order.extend(rest);
+    }
+    order
+}
+
+/// The price of running `lit` once with `bound` variables known, in table
+/// lookups, and the solutions it gives per run (a probability for a test).
+fn price(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> (f64, f64) {
+    let test = |est: f64| est.clamp(0.05, 1.0);
+    match lit {
+        Lit::Distinct(..) => (0.2, 0.9),
+        Lit::Pos(rel, args) | Lit::Neg(rel, args) => {
+            let known: i32 = args.iter().map(|a| known_leaves(a, bound)).sum();
+            let est = catalog.estimate(*rel, args, known);
+            let all = all_bound(lit, bound);
+            let (price, rows) = match catalog.source(*rel) {
+                Source::Derived | Source::Table => {
+                    let rows = if all { 0.5 } else { est.max(0.05) };
+                    (catalog.call_cost(*rel, adornment(args, bound)), rows)
+                }
+                // A scan of the state visits every fluent of the functor
+                // that holds, whatever is bound.
+                Source::True if !all => (1.0 + catalog.estimate(*rel, args, 0), est.max(0.05)),
+                _ if all => (1.0, test(est)),
+                _ => (2.0 + est, est.max(0.05)),
+            };
+            if matches!(lit, Lit::Neg(..)) {
+                (price, (1.0 - rows).max(0.05))
+            } else {
+                (price, rows)
+            }
+        }
+    }
 }
 
 /// The step of a literal evaluated with `bound` variables known.
@@ -161,5 +286,65 @@ mod tests {
         let steps = plan_rule(&rule, 1, &Sizes);
         assert!(matches!(steps[0], Step::Param { index: 0, .. }));
         assert!(matches!(steps[1], Step::Lit { rel: 1, .. }));
+    }
+
+    /// Relation 0 static (10 tuples), 1 the state (10), 2 derived.
+    struct WithCalls;
+
+    impl Catalog for WithCalls {
+        fn source(&self, rel: u32) -> Source {
+            [Source::Static, Source::True, Source::Derived][rel as usize]
+        }
+
+        fn estimate(&self, rel: u32, _args: &[Pat], leaves: i32) -> f64 {
+            [10.0, 10.0, 50.0][rel as usize] / 10f64.powi(leaves)
+        }
+
+        fn call_cost(&self, _rel: u32, _adorn: Adorn) -> f64 {
+            100.0
+        }
+    }
+
+    #[test]
+    fn a_bound_call_waits_for_the_cheap_tests_that_can_skip_it() {
+        // h(X, Y) :- moves(X, Y), owner(P, X), cell(X, P)  with X, Y bound:
+        // `moves` (derived) is ready first, but the static lookup and the
+        // state test that may fail run before the call.
+        let rule = CRule {
+            head_rel: 9,
+            head: vec![var(0), var(1)].into(),
+            body: vec![
+                Lit::Pos(2, vec![var(0), var(1)].into()),
+                Lit::Pos(0, vec![var(2), var(0)].into()),
+                Lit::Pos(1, vec![var(0), var(2)].into()),
+            ],
+            num_vars: 3,
+        };
+        let rels: Vec<u32> = plan_rule(&rule, 0b11, &WithCalls)
+            .iter()
+            .filter_map(|s| match s {
+                Step::Lit { rel, .. } => Some(*rel),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(rels, [0, 1, 2]);
+    }
+
+    #[test]
+    fn long_bodies_are_ordered_greedily_and_completely() {
+        // Thirteen literals chained through variables: past the searched
+        // size, every literal still gets exactly one place.
+        let body: Vec<Lit> = (0..13)
+            .map(|i| Lit::Pos(1, vec![var(i), var(i + 1)].into()))
+            .collect();
+        let rule = CRule {
+            head_rel: 9,
+            head: vec![var(0)].into(),
+            body,
+            num_vars: 14,
+        };
+        let steps = plan_rule(&rule, 1, &Sizes);
+        assert_eq!(steps.len(), 14);
+        assert!(matches!(steps[1], Step::Lit { bound: 0b01, .. }));
     }
 }

@@ -110,6 +110,13 @@ impl Keyed {
         &self.table[i * self.width..(i + 1) * self.width]
     }
 
+    /// The directory, built by the first lookup (out of the inlined path).
+    #[cold]
+    #[inline(never)]
+    fn init(&self) -> &Directory {
+        self.directory.get_or_init(|| self.build())
+    }
+
     fn build(&self) -> Directory {
         let n = self.table.len() / self.width;
         let ranked = |c: usize| {
@@ -156,7 +163,10 @@ impl Keyed {
     /// table's `keys` key columns).
     #[inline]
     pub fn rows(&self, key: &[u32]) -> &'static [u32] {
-        let dir = self.directory.get_or_init(|| self.build());
+        let dir = match self.directory.get() {
+            Some(dir) => dir,
+            None => self.init(),
+        };
         let Some(cell) = dir.cell(key) else {
             return &[];
         };

@@ -18,7 +18,7 @@ use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_codegen::session::{Backend, Caller, Session};
 use gdl_runtime::cli;
 
-use crate::emit_cmd::BudgetArgs;
+use crate::emit_cmd::{BackendArg, BudgetArgs};
 use crate::{load_valid, status, ReadArgs};
 
 /// The reasoners a command can run on.
@@ -28,8 +28,12 @@ pub enum Reasoner {
     Interpreter,
     /// The propositional-network interpreter of the ground program.
     Propnet,
-    /// Specialized Rust generated for the game, built with cargo and cached.
+    /// Specialized Rust generated for the game, built with cargo and cached
+    /// (from the back end `--backend` chooses).
     Compiled,
+    /// Compiled code from the lifted back end, whatever `--backend` says: to
+    /// set it beside the ground back end's in one run.
+    Lifted,
 }
 
 impl Reasoner {
@@ -38,6 +42,7 @@ impl Reasoner {
             Reasoner::Interpreter => "interpreter",
             Reasoner::Propnet => "propnet",
             Reasoner::Compiled => "compiled",
+            Reasoner::Lifted => "lifted",
         }
     }
 }
@@ -225,8 +230,21 @@ impl Loaded {
                 }
             },
             Reasoner::Compiled => return self.run_compiled(argv),
+            Reasoner::Lifted => {
+                return match self.lifted() {
+                    Ok(lifted) => lifted.run_compiled(argv),
+                    Err(code) => code,
+                }
+            }
         };
         u8::try_from(code).unwrap_or(status::INVALID)
+    }
+
+    /// The same game with the lifted back end forced.
+    fn lifted(&self) -> Result<Loaded, u8> {
+        let mut run = self.run.clone();
+        run.budget.backend = BackendArg::Lifted;
+        Loaded::new(&self.path, &run)
     }
 
     fn run_compiled(&self, argv: &[String]) -> u8 {
@@ -373,7 +391,7 @@ pub fn bench(args: &BenchArgs) -> u8 {
         ];
         argv.extend(args.playout.argv());
         let result = match r {
-            Reasoner::Compiled => loaded.compiled_binary().and_then(|bin| {
+            Reasoner::Compiled | Reasoner::Lifted => compiled_for(&loaded, r).and_then(|bin| {
                 let out = Command::new(&bin).args(&argv).output().map_err(|e| {
                     eprintln!("error: cannot run {}: {e}", bin.display());
                     status::TOOLCHAIN
@@ -470,6 +488,14 @@ fn in_process_bench(
                 args.playout.options(),
             ))
         }
-        Reasoner::Compiled => Err(status::INVALID),
+        Reasoner::Compiled | Reasoner::Lifted => Err(status::INVALID),
+    }
+}
+
+/// The binary of compiled reasoner `r` (`Compiled` or `Lifted`) of `loaded`.
+fn compiled_for(loaded: &Loaded, r: Reasoner) -> Result<PathBuf, u8> {
+    match r {
+        Reasoner::Lifted => loaded.lifted()?.compiled_binary(),
+        _ => loaded.compiled_binary(),
     }
 }

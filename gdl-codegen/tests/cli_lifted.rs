@@ -1,0 +1,93 @@
+//! `--reasoner lifted` on the command line: the lifted back end's compiled
+//! code beside the ground back end's in one run, with the same seeded
+//! matches.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Our tic-tac-toe, which grounds, so both back ends compile it.
+fn tictactoe() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/games/tictactoe.kif")
+        .display()
+        .to_string()
+}
+
+/// A compiled-game cache of test `name`'s own, shared by its commands (the
+/// tests run in parallel).
+fn cache_dir(name: &str) -> String {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_lifted_{name}"));
+    dir.display().to_string()
+}
+
+fn gdl_codegen(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_gdl-codegen"))
+        .args(args)
+        .output()
+        .expect("run gdl-codegen");
+    assert!(
+        out.status.success(),
+        "gdl-codegen {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The summary line of `play`, without its timing: matches, length, goals.
+fn outcome(out: &Output) -> String {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().expect("a summary line");
+    let length = line.find("average length").expect("an average length");
+    line[length..].to_owned()
+}
+
+#[test]
+fn lifted_and_ground_play_the_same_seeded_matches() {
+    let (game, cache) = (tictactoe(), cache_dir("play"));
+    let play = |reasoner: &str| {
+        gdl_codegen(&[
+            "play",
+            &game,
+            "--reasoner",
+            reasoner,
+            "--backend",
+            "ground",
+            "--playouts",
+            "50",
+            "--seed",
+            "7",
+            "--cache-dir",
+            &cache,
+        ])
+    };
+    let (lifted, ground) = (play("lifted"), play("compiled"));
+    assert_eq!(outcome(&lifted), outcome(&ground));
+    assert!(outcome(&lifted).contains("goals"), "{}", outcome(&lifted));
+}
+
+#[test]
+fn bench_reports_lifted_beside_ground() {
+    let (game, cache) = (tictactoe(), cache_dir("bench"));
+    let out = gdl_codegen(&[
+        "bench",
+        &game,
+        "--reasoner",
+        "lifted",
+        "--reasoner",
+        "compiled",
+        "--backend",
+        "ground",
+        "--seconds",
+        "0.2",
+        "--json",
+        "--cache-dir",
+        &cache,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split("\"reasoner\":\"").nth(1))
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    assert_eq!(names, ["lifted", "compiled"], "{text}");
+}

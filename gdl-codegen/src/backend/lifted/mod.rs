@@ -114,6 +114,11 @@ pub struct Registry {
     /// The component whose fixpoint is being printed: its relations are
     /// Body literals of each relation's rules, summed (for call costs).
     body_sizes: Vec<usize>,
+    /// The static relations' tuples, for estimates.
+    static_tuples: Vec<Option<Vec<Vec<u32>>>>,
+    /// Distinct projections of static relations on sets of columns, as
+    /// estimates ask for them.
+    distinct: std::cell::RefCell<FxHashMap<(u32, Adorn), usize>>,
     /// read from their tables.
     within: Option<usize>,
 }
@@ -181,6 +186,8 @@ impl Registry {
             fluents_per_functor,
             num_fluents: facts.fluents.len(),
             is_static: facts.statics.iter().map(Option::is_some).collect(),
+            static_tuples: facts.statics.clone(),
+            distinct: Default::default(),
             body_sizes: {
                 let mut sizes = vec![0; n];
                 for r in &facts.rules {
@@ -317,6 +324,31 @@ impl Catalog for Registry {
         (size * 0.1f64.powi(leaves)).max(0.05)
     }
 
+    /// From the table itself: its size over the distinct values of the
+    /// bound columns (rows per key, on average), or for a test of a whole
+    /// tuple the chance that it holds if columns were independent.
+    fn static_rows(&self, rel: u32, args: &[crate::lifted::Pat], bound: &[bool]) -> Option<f64> {
+        let tuples = self.static_tuples.get(rel as usize)?.as_ref()?;
+        let size = tuples.len() as f64;
+        let known = |a: &crate::lifted::Pat| {
+            matches!(a, crate::lifted::Pat::Ground(_))
+                || matches!(a, crate::lifted::Pat::Var(v) if bound[*v as usize])
+        };
+        let mask: Adorn = (0..args.len())
+            .filter(|&i| known(&args[i]))
+            .fold(0, |m, i| m | 1 << i);
+        if mask == 0 || tuples.is_empty() {
+            return Some(size);
+        }
+        if args.iter().all(|a| a.bound_by(bound)) {
+            let space: f64 = (0..args.len())
+                .map(|i| self.distinct_on(rel, tuples, 1 << i) as f64)
+                .product();
+            return Some(size / space.max(1.0));
+        }
+        Some(size / self.distinct_on(rel, tuples, mask) as f64)
+    }
+
     /// A call runs every rule of its relation: a few lookups per body
     /// literal, more on a cycle, where it recurses.
     fn call_cost(&self, rel: u32, _adorn: Adorn) -> f64 {
@@ -326,6 +358,31 @@ impl Catalog for Registry {
             4.0
         };
         4.0 + per_literal * self.body_sizes[rel as usize] as f64
+    }
+}
+
+impl Registry {
+    /// The number of distinct projections of static relation `rel`'s
+    /// `tuples` on the columns of `mask` (computed once).
+    fn distinct_on(&self, rel: u32, tuples: &[Vec<u32>], mask: Adorn) -> usize {
+        *self
+            .distinct
+            .borrow_mut()
+            .entry((rel, mask))
+            .or_insert_with(|| {
+                let mut keys: Vec<Vec<u32>> = tuples
+                    .iter()
+                    .map(|t| {
+                        (0..t.len())
+                            .filter(|i| mask >> i & 1 == 1)
+                            .map(|i| t[i])
+                            .collect()
+                    })
+                    .collect();
+                keys.sort_unstable();
+                keys.dedup();
+                keys.len().max(1)
+            })
     }
 }
 

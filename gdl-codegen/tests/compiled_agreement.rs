@@ -158,6 +158,7 @@ fn agree(specs: &[GameSpec], backend: Backend, crate_name: &str) {
         matches: 5,
         seed: 20_240_601,
         max_depth: 200,
+        speed_ms: 0,
     };
     let out_dir = compiled::work_dir().join(format!("{crate_name}-out"));
     let jobs: Vec<(String, Vec<PathBuf>)> = modules

@@ -1,7 +1,12 @@
-//! The compiled backend on the whole corpus: every game that grounds is
-//! generated, built (in batches sharing one target directory), replays its
-//! conformance traces and agrees with the interpreter on recorded seeded
-//! matches; a line per game and totals are printed.
+//! The compiled back ends on the whole corpus: every game is generated with
+//! the back end `GDL_CORPUS_BACKEND` asks for (`auto`, `ground` or
+//! `lifted`), built (in batches sharing one target directory), replays its
+//! conformance traces and agrees with the interpreter (and, where the game
+//! grounds, the propnet) on recorded seeded matches; a line per game and
+//! totals are printed. With `GDL_CORPUS_RESULTS`, a TSV line per game (back
+//! end, code size, its batch's build time, playouts/s, verdict) is appended
+//! to that file, and games already in it are skipped: a sweep can span
+//! several sittings.
 //!
 //! This takes long, so it is not part of `cargo test` (`test = false` in
 //! Cargo.toml); `scripts/compiled-corpus.sh` runs it.
@@ -37,6 +42,10 @@ struct CorpusSettings {
     /// Bytes of generated code per crate.
     batch_code: usize,
     params: RecordParams,
+    /// `--backend` of `emit`.
+    backend: String,
+    /// The results file, if any.
+    results: Option<PathBuf>,
 }
 
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -58,7 +67,10 @@ impl CorpusSettings {
                 matches: env_or("GDL_CORPUS_MATCHES", 5),
                 seed: env_or("GDL_CORPUS_SEED", 20_240_601),
                 max_depth: env_or("GDL_CORPUS_MAX_DEPTH", 200),
+                speed_ms: env_or("GDL_CORPUS_SPEED_MS", 300),
             },
+            backend: std::env::var("GDL_CORPUS_BACKEND").unwrap_or_else(|_| "auto".into()),
+            results: std::env::var_os("GDL_CORPUS_RESULTS").map(PathBuf::from),
         }
     }
 }
@@ -195,10 +207,22 @@ fn whole_corpus() {
         specs.push(GameSpec::ours("names.kif", false));
         specs.push(GameSpec::ours("names.kif", true));
     }
+    let done = settings
+        .results
+        .as_deref()
+        .map(results_done)
+        .unwrap_or_default();
+    specs.retain(|s| !done.contains(&s.label));
     let gen_dir = compiled::work_dir().join("corpus-gen");
     std::fs::create_dir_all(&gen_dir).expect("work directory");
     let mut verdicts: BTreeMap<usize, (Verdict, String)> = BTreeMap::new();
+    let mut rows: BTreeMap<usize, Row> = BTreeMap::new();
 
+    let record = |verdicts: &BTreeMap<usize, (Verdict, String)>, rows: &BTreeMap<usize, Row>| {
+        if let Some(path) = &settings.results {
+            append_results(path, &specs, verdicts, rows);
+        }
+    };
     // Generate with the CLI, one process per game, so that a game that
     // grounds too long is cut off.
     let mut modules = Vec::new();
@@ -209,19 +233,42 @@ fn whole_corpus() {
             spec.path.display().to_string(),
             out_file.display().to_string(),
         );
-        let mut args = vec!["emit", &game, "-o", &out, "--type-name", &ty];
+        let mut args = vec![
+            "emit",
+            &game,
+            "-o",
+            &out,
+            "--type-name",
+            &ty,
+            "--backend",
+            &settings.backend,
+        ];
         if spec.case_sensitive {
             args.push("--case-sensitive");
         }
         let t0 = Instant::now();
-        let verdict = match cli(&args, settings.emit_timeout) {
-            Err(e) => (Verdict::NoGround, format!("emit: {e}")),
+        let result = cli(&args, settings.emit_timeout);
+        let backend = match &result {
+            Ok(o) if o.stderr.contains("note: lifted back end") => "lifted",
+            Ok(o) if o.stderr.contains("note: ground back end") => "ground",
+            _ => settings.backend.as_str(),
+        };
+        rows.insert(i, Row::new(backend));
+        // Only the ground back end may decline a game for its size.
+        let declined = if settings.backend == "ground" {
+            Verdict::NoGround
+        } else {
+            Verdict::EmitFailed
+        };
+        let verdict = match result {
+            Err(e) => (declined, format!("emit: {e}")),
             Ok(o) if o.code == Some(0) => match std::fs::read_to_string(&out_file) {
                 Ok(code) if code.len() > settings.max_code => (
                     Verdict::TooLarge,
                     format!("{} MB of code", code.len() >> 20),
                 ),
                 Ok(code) => {
+                    rows.entry(i).or_insert_with(|| Row::new(backend)).bytes = code.len();
                     modules.push(Module::new(i, &ty, code));
                     continue;
                 }
@@ -231,7 +278,7 @@ fn whole_corpus() {
             Ok(o) if o.stderr.contains("compile budget") => {
                 (Verdict::TooLarge, compiled::excerpt(&o.stderr, 1))
             }
-            Ok(o) if o.code == Some(1) => (Verdict::NoGround, compiled::excerpt(&o.stderr, 1)),
+            Ok(o) if o.code == Some(1) => (declined, compiled::excerpt(&o.stderr, 1)),
             Ok(o) => (
                 Verdict::EmitFailed,
                 format!("exit {:?}: {}", o.code, compiled::excerpt(&o.stderr, 4)),
@@ -243,6 +290,7 @@ fn whole_corpus() {
             t0.elapsed().as_secs_f64(),
             verdict.0
         );
+        record(&BTreeMap::from([(i, verdict.clone())]), &rows);
         verdicts.insert(i, verdict);
     }
 
@@ -260,13 +308,25 @@ fn whole_corpus() {
     let mut built = Vec::new();
     let mut build_failed = BTreeMap::new();
     for (b, batch) in batches.into_iter().enumerate() {
-        for m in build_batch(&format!("corpus{b}"), batch, &mut build_failed) {
-            built.push((format!("corpus{b}"), m));
+        let name = format!("corpus{b}");
+        let t0 = Instant::now();
+        let ok = build_batch(&name, batch, &mut build_failed);
+        let secs = t0.elapsed().as_secs_f64();
+        for m in &ok {
+            if let Some(row) = rows.get_mut(&m.index) {
+                (row.batch, row.build_s, row.batch_games) = (name.clone(), secs, ok.len());
+            }
+        }
+        for m in ok {
+            built.push((name.clone(), m));
         }
     }
-    for (i, why) in build_failed {
-        verdicts.insert(i, (Verdict::BuildFailed, why));
-    }
+    let failed: BTreeMap<usize, (Verdict, String)> = build_failed
+        .into_iter()
+        .map(|(i, why)| (i, (Verdict::BuildFailed, why)))
+        .collect();
+    record(&failed, &rows);
+    verdicts.extend(failed);
 
     // Run each game on its own (a crash or a timeout stays with its game),
     // then replay its matches on the interpreter and the propnet.
@@ -275,8 +335,13 @@ fn whole_corpus() {
         let spec = &specs[m.index];
         let krate = Crate::new(krate_name);
         let job = vec![(m.name.clone(), spec.traces.clone())];
-        let verdict = check_corpus_game(spec, &krate, &job, &out_dir, &settings);
+        let lifted = rows.get(&m.index).is_some_and(|r| r.backend == "lifted");
+        let (verdict, speed) = check_corpus_game(spec, &krate, &job, &out_dir, &settings, lifted);
+        if let Some(row) = rows.get_mut(&m.index) {
+            row.speed = speed;
+        }
         eprintln!("checked {}: {:?} {}", spec.label, verdict.0, verdict.1);
+        record(&BTreeMap::from([(m.index, verdict.clone())]), &rows);
         verdicts.insert(m.index, verdict);
     }
 
@@ -308,19 +373,35 @@ fn check_corpus_game(
     job: &[(String, Vec<PathBuf>)],
     out_dir: &Path,
     settings: &CorpusSettings,
-) -> (Verdict, String) {
+    lifted: bool,
+) -> ((Verdict, String), Option<f64>) {
     let module = &job[0].0;
     let stdout = match krate.run(job, out_dir, &settings.params, settings.replay_timeout) {
         Ok(s) => s,
-        Err(e) => return (Verdict::Crashed, e),
+        Err(e) => return ((Verdict::Crashed, e), None),
     };
     let reports = compiled::parse_driver_output(&stdout);
     let Some(report) = reports.get(module) else {
         return (
-            Verdict::Crashed,
-            "the driver stopped without a report".into(),
+            (
+                Verdict::Crashed,
+                "the driver stopped without a report".into(),
+            ),
+            None,
         );
     };
+    (check_report(spec, report, settings, lifted), report.speed)
+}
+
+/// The verdict on a game from its driver report: conformance, then the
+/// recorded matches replayed by the interpreter and the propnet (which a
+/// lifted game may not ground for: then it is left out, with a note).
+fn check_report(
+    spec: &GameSpec,
+    report: &compiled::DriverReport,
+    settings: &CorpusSettings,
+    lifted: bool,
+) -> (Verdict, String) {
     if let Some(p) = &report.panic {
         return (Verdict::Crashed, p.clone());
     }
@@ -337,7 +418,18 @@ fn check_corpus_game(
     let Some(recorded) = &report.recorded else {
         return (Verdict::Crashed, "no recorded matches".into());
     };
-    for reasoner in ["interpreter", "propnet"] {
+    // A game `auto` compiled lifted does not ground within the automatic
+    // budget: grounding it again for the propnet would only time out.
+    let auto_lifted = lifted && settings.backend == "auto";
+    if auto_lifted {
+        notes.push("lifted by auto: no propnet".into());
+    }
+    let reasoners: &[&str] = if auto_lifted {
+        &["interpreter"]
+    } else {
+        &["interpreter", "propnet"]
+    };
+    for &reasoner in reasoners {
         match cli_replay(spec, recorded, reasoner, settings.replay_timeout) {
             Ok(Ok(())) => {}
             Ok(Err(d)) => {
@@ -349,10 +441,79 @@ fn check_corpus_game(
             Err(e) if e.contains("timed out") => {
                 return (Verdict::Timeout, format!("{reasoner}: {e}"))
             }
+            Err(e) if lifted && reasoner == "propnet" && e.contains("budget") => {
+                notes.push("the game does not ground: no propnet".into());
+            }
             Err(e) => return (Verdict::Disagrees, format!("{reasoner}: {e}")),
         }
     }
     let n = report.conformance.len();
     notes.insert(0, format!("{n} conformance trace(s)"));
     (Verdict::Ok, notes.join("; "))
+}
+
+/// What the results file records of a game besides its verdict.
+#[derive(Clone, Debug, Default)]
+struct Row {
+    backend: String,
+    bytes: usize,
+    batch: String,
+    build_s: f64,
+    batch_games: usize,
+    speed: Option<f64>,
+}
+
+impl Row {
+    fn new(backend: &str) -> Row {
+        Row {
+            backend: backend.to_owned(),
+            ..Row::default()
+        }
+    }
+}
+
+/// The header of the results file.
+const RESULTS_HEADER: &str =
+    "game\tbackend\tbytes\tbatch\tbatch_build_s\tbatch_games\tplayouts_per_s\tverdict\tnote";
+
+/// The games already in the results file at `path`.
+fn results_done(path: &Path) -> std::collections::BTreeSet<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.starts_with('#') && *l != RESULTS_HEADER)
+        .filter_map(|l| l.split('\t').next().map(str::to_owned))
+        .collect()
+}
+
+/// Appends a line per game of `verdicts` to the results file at `path`
+/// (with the header, if the file is new): each game as soon as its verdict
+/// is final, so that an interrupted sweep keeps what it found.
+fn append_results(
+    path: &Path,
+    specs: &[GameSpec],
+    verdicts: &BTreeMap<usize, (Verdict, String)>,
+    rows: &BTreeMap<usize, Row>,
+) {
+    use std::io::Write;
+    let new = !path.exists();
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .expect("the results file");
+    if new {
+        writeln!(file, "{RESULTS_HEADER}").expect("write the results file");
+    }
+    for (i, (verdict, why)) in verdicts {
+        let row = rows.get(i).cloned().unwrap_or_default();
+        let speed = row.speed.map_or("-".into(), |v| format!("{v:.0}"));
+        let note: String = why.replace(['\n', '\t'], " ").chars().take(200).collect();
+        writeln!(
+            file,
+            "{}\t{}\t{}\t{}\t{:.1}\t{}\t{speed}\t{verdict:?}\t{note}",
+            specs[*i].label, row.backend, row.bytes, row.batch, row.build_s, row.batch_games
+        )
+        .expect("write the results file");
+    }
 }

@@ -189,10 +189,11 @@ fn opt_level_line() -> String {
 }
 
 /// The driver of the generated crate. Usage:
-/// `driver JOBS OUT_DIR MATCHES SEED MAX_DEPTH`, where each line of `JOBS` is
-/// a module name followed by the conformance traces to replay, separated by
-/// tabs. For each job it prints one `CONFORMANCE` line per trace and one
-/// `RECORDED` line naming the file of recorded matches, or `PANIC`.
+/// `driver JOBS OUT_DIR MATCHES SEED MAX_DEPTH [SPEED_MS]`, where each line
+/// of `JOBS` is a module name followed by the conformance traces to replay,
+/// separated by tabs. For each job it prints one `CONFORMANCE` line per
+/// trace and one `RECORDED` line naming the file of recorded matches, or
+/// `PANIC`; with `SPEED_MS`, a `SPEED` line of playouts per second.
 const DRIVER: &str = r#"
 use std::path::Path;
 
@@ -203,6 +204,8 @@ struct Params<'a> {
     matches: usize,
     seed: u64,
     max_depth: usize,
+    /// Milliseconds of random playouts to time (0: none).
+    speed_ms: u64,
 }
 
 fn run<G: Game>(game: &G, module: &str, traces: &[&str], p: &Params<'_>) {
@@ -220,6 +223,16 @@ fn run<G: Game>(game: &G, module: &str, traces: &[&str], p: &Params<'_>) {
     match std::fs::write(&path, recorded.to_string()) {
         Ok(()) => println!("RECORDED\t{module}\t{}", path.display()),
         Err(e) => println!("PANIC\t{module}\tcannot write {}: {e}", path.display()),
+    }
+    if p.speed_ms > 0 {
+        let stats = gdl_runtime::measure(
+            game,
+            std::time::Duration::from_millis(p.speed_ms),
+            p.seed,
+            p.max_depth,
+        );
+        let secs = stats.elapsed.as_secs_f64().max(1e-9);
+        println!("SPEED\t{module}\t{:.1}", stats.playouts as f64 / secs);
     }
 }
 
@@ -242,6 +255,7 @@ fn main() {
         matches: arg(&args, 3),
         seed: arg(&args, 4),
         max_depth: arg(&args, 5),
+        speed_ms: args.get(6).and_then(|a| a.parse().ok()).unwrap_or(0),
     };
     let jobs = std::fs::read_to_string(&jobs_file).unwrap_or_else(|e| {
         eprintln!("cannot read {jobs_file}: {e}");
@@ -385,7 +399,8 @@ impl Crate {
             .arg(out_dir)
             .arg(params.matches.to_string())
             .arg(params.seed.to_string())
-            .arg(params.max_depth.to_string());
+            .arg(params.max_depth.to_string())
+            .arg(params.speed_ms.to_string());
         let out = run_with_timeout(cmd, timeout)?;
         Ok(out.stdout)
     }
@@ -400,6 +415,8 @@ pub struct RecordParams {
     pub seed: u64,
     /// Joint moves before a match is cut off.
     pub max_depth: usize,
+    /// Milliseconds of random playouts to time after recording (0: none).
+    pub speed_ms: u64,
 }
 
 /// What a finished process printed.
@@ -467,6 +484,8 @@ pub struct DriverReport {
     pub recorded: Option<PathBuf>,
     /// Why the module stopped, if it did.
     pub panic: Option<String>,
+    /// Random playouts per second, if timed.
+    pub speed: Option<f64>,
 }
 
 /// Parses the driver's output, by module name.
@@ -486,6 +505,7 @@ pub fn parse_driver_output(stdout: &str) -> BTreeMap<String, DriverReport> {
                 .conformance
                 .push((t.to_string(), Err(format!("{kind}: {d}")))),
             ["RECORDED", m, p] => out.entry(m.to_string()).or_default().recorded = Some(p.into()),
+            ["SPEED", m, v] => out.entry(m.to_string()).or_default().speed = v.parse().ok(),
             ["PANIC", m, why] => {
                 out.entry(m.to_string()).or_default().panic = Some(why.to_string())
             }

@@ -100,6 +100,16 @@ enum Verdict {
     Timeout,
 }
 
+/// The first `error:` line of `stderr` (its first line if none): `emit`'s
+/// notes and warnings come before the error that matters.
+fn first_error(stderr: &str) -> String {
+    stderr
+        .lines()
+        .find(|l| l.starts_with("error"))
+        .map(str::to_owned)
+        .unwrap_or_else(|| compiled::excerpt(stderr, 1))
+}
+
 /// Runs `gdl-codegen ARGS` with a timeout.
 fn cli(args: &[&str], timeout: Duration) -> Result<compiled::Output, String> {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_gdl-codegen"));
@@ -278,7 +288,7 @@ fn whole_corpus() {
             Ok(o) if o.stderr.contains("compile budget") => {
                 (Verdict::TooLarge, compiled::excerpt(&o.stderr, 1))
             }
-            Ok(o) if o.code == Some(1) => (declined, compiled::excerpt(&o.stderr, 1)),
+            Ok(o) if o.code == Some(1) => (declined, first_error(&o.stderr)),
             Ok(o) => (
                 Verdict::EmitFailed,
                 format!("exit {:?}: {}", o.code, compiled::excerpt(&o.stderr, 4)),

@@ -315,44 +315,40 @@ fn whole_corpus() {
         size += m.code.len();
         batches.last_mut().expect("a batch").push(m);
     }
-    let mut built = Vec::new();
-    let mut build_failed = BTreeMap::new();
+    // Build each batch, then run each of its games on its own (a crash or a
+    // timeout stays with its game) and replay its matches on the
+    // interpreter and the propnet: every game's line is recorded before the
+    // next batch builds.
+    let out_dir = compiled::work_dir().join("corpus-out");
     for (b, batch) in batches.into_iter().enumerate() {
         let name = format!("corpus{b}");
+        let mut build_failed = BTreeMap::new();
         let t0 = Instant::now();
         let ok = build_batch(&name, batch, &mut build_failed);
         let secs = t0.elapsed().as_secs_f64();
+        let failed: BTreeMap<usize, (Verdict, String)> = build_failed
+            .into_iter()
+            .map(|(i, why)| (i, (Verdict::BuildFailed, why)))
+            .collect();
+        record(&failed, &rows);
+        verdicts.extend(failed);
         for m in &ok {
             if let Some(row) = rows.get_mut(&m.index) {
                 (row.batch, row.build_s, row.batch_games) = (name.clone(), secs, ok.len());
             }
+            let spec = &specs[m.index];
+            let krate = Crate::new(&name);
+            let job = vec![(m.name.clone(), spec.traces.clone())];
+            let lifted = rows.get(&m.index).is_some_and(|r| r.backend == "lifted");
+            let (verdict, speed) =
+                check_corpus_game(spec, &krate, &job, &out_dir, &settings, lifted);
+            if let Some(row) = rows.get_mut(&m.index) {
+                row.speed = speed;
+            }
+            eprintln!("checked {}: {:?} {}", spec.label, verdict.0, verdict.1);
+            record(&BTreeMap::from([(m.index, verdict.clone())]), &rows);
+            verdicts.insert(m.index, verdict);
         }
-        for m in ok {
-            built.push((name.clone(), m));
-        }
-    }
-    let failed: BTreeMap<usize, (Verdict, String)> = build_failed
-        .into_iter()
-        .map(|(i, why)| (i, (Verdict::BuildFailed, why)))
-        .collect();
-    record(&failed, &rows);
-    verdicts.extend(failed);
-
-    // Run each game on its own (a crash or a timeout stays with its game),
-    // then replay its matches on the interpreter and the propnet.
-    let out_dir = compiled::work_dir().join("corpus-out");
-    for (krate_name, m) in &built {
-        let spec = &specs[m.index];
-        let krate = Crate::new(krate_name);
-        let job = vec![(m.name.clone(), spec.traces.clone())];
-        let lifted = rows.get(&m.index).is_some_and(|r| r.backend == "lifted");
-        let (verdict, speed) = check_corpus_game(spec, &krate, &job, &out_dir, &settings, lifted);
-        if let Some(row) = rows.get_mut(&m.index) {
-            row.speed = speed;
-        }
-        eprintln!("checked {}: {:?} {}", spec.label, verdict.0, verdict.1);
-        record(&BTreeMap::from([(m.index, verdict.clone())]), &rows);
-        verdicts.insert(m.index, verdict);
     }
 
     // Report.

@@ -180,6 +180,54 @@ impl Keyed {
     }
 }
 
+impl Keyed {
+    /// The directory, built on first use.
+    #[inline(always)]
+    fn dir(&self) -> &Directory {
+        match self.directory.get() {
+            Some(dir) => dir,
+            None => self.init(),
+        }
+    }
+
+    /// The rows of cell `cell` of the directory.
+    #[inline(always)]
+    fn run(&self, dir: &Directory, cell: usize) -> &'static [u32] {
+        let w = self.width;
+        &self.table[dir.starts[cell] as usize * w..dir.starts[cell + 1] as usize * w]
+    }
+
+    /// [`Keyed::rows`] of a table with one key column: the hot case, kept
+    /// short enough to inline.
+    #[inline(always)]
+    pub fn rows1(&self, k: u32) -> &'static [u32] {
+        debug_assert_eq!(self.keys, 1);
+        let dir = self.dir();
+        match dir.ranks[0].get(k as usize) {
+            Some(&r) if r != NONE => self.run(dir, r as usize),
+            _ => &[],
+        }
+    }
+
+    /// [`Keyed::rows`] of a table with two key columns.
+    #[inline(always)]
+    pub fn rows2(&self, k0: u32, k1: u32) -> &'static [u32] {
+        debug_assert_eq!(self.keys, 2);
+        let dir = self.dir();
+        if dir.ranks.len() < 2 {
+            return self.rows(&[k0, k1]);
+        }
+        let rank = |c: usize, k: u32| match dir.ranks[c].get(k as usize) {
+            Some(&r) if r != NONE => Some(r as usize),
+            _ => None,
+        };
+        match (rank(0, k0), rank(1, k1)) {
+            (Some(r0), Some(r1)) => self.run(dir, r0 * dir.counts[1] + r1),
+            _ => &[],
+        }
+    }
+}
+
 impl Directory {
     /// The combined rank of the indexed columns of `key`, if all are ranked.
     #[inline]

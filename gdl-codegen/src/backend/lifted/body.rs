@@ -211,7 +211,11 @@ impl<'r> Body<'r> {
                         quote!(#table)
                     } else {
                         let index = format_ident!("{}_INDEX", table);
-                        quote!(#index.rows(&[#(#key_vals),*]))
+                        match key_vals.as_slice() {
+                            [k] => quote!(#index.rows1(#k)),
+                            [k0, k1] => quote!(#index.rows2(#k0, #k1)),
+                            _ => quote!(#index.rows(&[#(#key_vals),*])),
+                        }
                     };
                     self.wraps
                         .push(Wrap::For(quote!(#row), quote!(#rows.chunks_exact(#w))));

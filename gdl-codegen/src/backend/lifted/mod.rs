@@ -111,7 +111,6 @@ pub struct Registry {
     fluents_per_functor: FxHashMap<u32, usize>,
     num_fluents: usize,
     is_static: Vec<bool>,
-    /// The component whose fixpoint is being printed: its relations are
     /// Body literals of each relation's rules, summed (for call costs).
     body_sizes: Vec<usize>,
     /// The static relations' tuples, for estimates.
@@ -119,6 +118,7 @@ pub struct Registry {
     /// Distinct projections of static relations on sets of columns, as
     /// estimates ask for them.
     distinct: std::cell::RefCell<FxHashMap<(u32, Adorn), usize>>,
+    /// The component whose fixpoint is being printed: its relations are
     /// read from their tables.
     within: Option<usize>,
 }
@@ -129,16 +129,18 @@ impl Registry {
         let names = (0..n)
             .map(|p| {
                 let name = program.symbols.name(program.preds[p].name);
-                let clean: String = name
-                    .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            '_'
-                        }
-                    })
+                // Runs of other characters become one underscore, so that
+                // names stay snake case (`++` would give `___2`).
+                let words: Vec<String> = name
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_ascii_lowercase)
                     .collect();
+                let clean = if words.is_empty() {
+                    format!("rel{p}")
+                } else {
+                    words.join("_")
+                };
                 format!("{clean}_{}", program.preds[p].arity)
             })
             .collect();

@@ -663,6 +663,49 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
         makers.push(f);
         arrays.append(&mut tables);
     }
+    static_tables(facts, reg, &mut arrays, &mut makers);
+    let nwl = usize_lit(nw);
+    let masks = reg.masks.iter().map(|&fid| {
+        let name = mask_name(fid);
+        let words = mask_words(facts, nw, |t| {
+            fid.is_none_or(|f| u.functor[t as usize] == f)
+        });
+        quote!(static #name: [u64; #nwl] = #words;)
+    });
+    let value_masks = reg
+        .value_masks
+        .iter()
+        .map(|&pair| value_mask_items(facts, nw, pair));
+    let init = {
+        let mut words = vec![0u64; nw];
+        for &f in &facts.init {
+            words[f as usize / 64] |= 1 << (f % 64);
+        }
+        words.into_iter().map(hex)
+    };
+    let role_terms = facts.roles.iter().map(|&t| Literal::u32_unsuffixed(t));
+    let nrl = usize_lit(nr);
+    let consts = quote! {
+        #(#makers)*
+        #(#masks)*
+        #(#value_masks)*
+        static INIT: [u64; #nwl] = [#(#init),*];
+        static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
+        static MOVE_TERMS: [&[u32]; #nrl] = [#(#move_refs),*];
+        static MOVE_INDEX: [&[u32]; #nrl] = [#(#index_refs),*];
+    };
+    (arrays, consts)
+}
+
+/// The sorted constant table of static relation `rel` called with `bound`
+/// (bound columns first) into `arrays`, and its lookup directory into
+/// `makers` when some column is bound.
+fn static_tables(
+    facts: &Facts,
+    reg: &Registry,
+    arrays: &mut Vec<DataArray>,
+    makers: &mut Vec<TokenStream>,
+) {
     for &(rel, bound) in &reg.statics {
         let arity = reg.arity[rel as usize];
         let order: Vec<usize> = (0..arity)
@@ -695,65 +738,46 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
             rows.concat(),
         ));
     }
-    let nwl = usize_lit(nw);
-    let masks = reg.masks.iter().map(|&fid| {
-        let mut words = vec![0u64; nw];
-        for (i, &t) in facts.fluents.iter().enumerate() {
-            if fid.is_none_or(|f| u.functor[t as usize] == f) {
-                words[i / 64] |= 1 << (i % 64);
-            }
+}
+
+/// A fluent mask as an array literal: the bits of the fluents whose term
+/// satisfies `holds`.
+fn mask_words(facts: &Facts, nw: usize, holds: impl Fn(u32) -> bool) -> TokenStream {
+    let mut words = vec![0u64; nw];
+    for (i, &t) in facts.fluents.iter().enumerate() {
+        if holds(t) {
+            words[i / 64] |= 1 << (i % 64);
         }
-        let name = mask_name(fid);
-        let words = words.into_iter().map(hex);
-        quote!(static #name: [u64; #nwl] = [#(#words),*];)
-    });
-    let value_masks = reg.value_masks.iter().map(|&(fid, pos)| {
-        let arg = |t: u32| u.args[t as usize][pos];
-        let of_functor = |t: &u32| u.functor[*t as usize] == fid;
-        let vals: std::collections::BTreeSet<u32> = facts
-            .fluents
-            .iter()
-            .filter(|t| of_functor(t))
-            .map(|&t| arg(t))
-            .collect();
-        let rows = vals.iter().map(|&v| {
-            let mut words = vec![0u64; nw];
-            for (i, &t) in facts.fluents.iter().enumerate() {
-                if of_functor(&t) && arg(t) == v {
-                    words[i / 64] |= 1 << (i % 64);
-                }
-            }
-            let words = words.into_iter().map(hex);
-            quote!([#(#words),*])
-        });
-        let k = usize_lit(vals.len());
-        let vals_name = format_ident!("VALS_{}_{}", fid, pos);
-        let masks_name = format_ident!("MASKS_{}_{}", fid, pos);
-        let vals = vals.iter().map(|&v| Literal::u32_unsuffixed(v));
-        quote! {
-            /// The values of one argument among one functor's fluents, sorted.
-            static #vals_name: [u32; #k] = [#(#vals),*];
-            /// Per value beside, the fluents with that value there.
-            static #masks_name: [[u64; #nwl]; #k] = [#(#rows),*];
-        }
-    });
-    let mut init = vec![0u64; nw];
-    for &f in &facts.init {
-        init[f as usize / 64] |= 1 << (f % 64);
     }
-    let init = init.into_iter().map(hex);
-    let role_terms = facts.roles.iter().map(|&t| Literal::u32_unsuffixed(t));
-    let nrl = usize_lit(nr);
-    let consts = quote! {
-        #(#makers)*
-        #(#masks)*
-        #(#value_masks)*
-        static INIT: [u64; #nwl] = [#(#init),*];
-        static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
-        static MOVE_TERMS: [&[u32]; #nrl] = [#(#move_refs),*];
-        static MOVE_INDEX: [&[u32]; #nrl] = [#(#index_refs),*];
-    };
-    (arrays, consts)
+    let words = words.into_iter().map(hex);
+    quote!([#(#words),*])
+}
+
+/// `VALS_f_p` (the values of argument `pos` among functor `fid`'s fluents,
+/// sorted) and `MASKS_f_p` (per value, the fluents with it there).
+fn value_mask_items(facts: &Facts, nw: usize, (fid, pos): (u32, usize)) -> TokenStream {
+    let u = &facts.universe;
+    let arg = |t: u32| u.args[t as usize][pos];
+    let of_functor = |t: u32| u.functor[t as usize] == fid;
+    let vals: std::collections::BTreeSet<u32> = facts
+        .fluents
+        .iter()
+        .filter(|&&t| of_functor(t))
+        .map(|&t| arg(t))
+        .collect();
+    let rows = vals
+        .iter()
+        .map(|&v| mask_words(facts, nw, |t| of_functor(t) && arg(t) == v));
+    let (k, nwl) = (usize_lit(vals.len()), usize_lit(nw));
+    let vals_name = format_ident!("VALS_{}_{}", fid, pos);
+    let masks_name = format_ident!("MASKS_{}_{}", fid, pos);
+    let vals = vals.iter().map(|&v| Literal::u32_unsuffixed(v));
+    quote! {
+        /// The values of one argument among one functor's fluents, sorted.
+        static #vals_name: [u32; #k] = [#(#vals),*];
+        /// Per value beside, the fluents with that value there.
+        static #masks_name: [[u64; #nwl]; #k] = [#(#rows),*];
+    }
 }
 
 /// The `Game` methods that evaluate rules.

@@ -106,14 +106,13 @@ pub struct Registry {
     comps: BTreeSet<usize>,
     true_rel: Option<u32>,
     does_rel: Option<u32>,
-    /// Estimated sizes for the planner: static tuples, fluents per functor.
-    static_sizes: Vec<usize>,
+    /// Estimated sizes for the planner: fluents per functor.
     fluents_per_functor: FxHashMap<u32, usize>,
     num_fluents: usize,
-    is_static: Vec<bool>,
     /// Body literals of each relation's rules, summed (for call costs).
     body_sizes: Vec<usize>,
-    /// The static relations' tuples, for estimates.
+    /// The static relations' tuples (`None` for a relation that is not
+    /// static), for estimates.
     static_tuples: Vec<Option<Vec<Vec<u32>>>>,
     /// Distinct projections of static relations on sets of columns, as
     /// estimates ask for them.
@@ -180,14 +179,8 @@ impl Registry {
             comps: BTreeSet::new(),
             true_rel: kw(Keyword::True),
             does_rel: kw(Keyword::Does),
-            static_sizes: facts
-                .statics
-                .iter()
-                .map(|s| s.as_ref().map_or(0, Vec::len))
-                .collect(),
             fluents_per_functor,
             num_fluents: facts.fluents.len(),
-            is_static: facts.statics.iter().map(Option::is_some).collect(),
             static_tuples: facts.statics.clone(),
             distinct: Default::default(),
             body_sizes: {
@@ -293,7 +286,7 @@ impl Catalog for Registry {
             Source::Does
         } else if self.comp_of[rel as usize].is_some_and(|c| Some(c) == self.within) {
             Source::Table
-        } else if self.is_static[rel as usize] {
+        } else if self.static_tuples[rel as usize].is_some() {
             Source::Static
         } else {
             Source::Derived
@@ -302,7 +295,9 @@ impl Catalog for Registry {
 
     fn estimate(&self, rel: u32, args: &[crate::lifted::Pat], leaves: i32) -> f64 {
         let size = match self.source(rel) {
-            Source::Static => self.static_sizes[rel as usize] as f64,
+            Source::Static => self.static_tuples[rel as usize]
+                .as_ref()
+                .map_or(0, Vec::len) as f64,
             // About a quarter of a functor's fluents hold at once.
             Source::True => {
                 let n = match args.first() {

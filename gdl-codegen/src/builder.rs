@@ -55,6 +55,14 @@ impl Builder {
         self
     }
 
+    /// Sets the build budget: the largest ground code printed, in tests
+    /// (see [`crate::backend::ground::BUILD_BUDGET_TESTS`]). Under
+    /// [`Backend::Auto`] a game over it is compiled lifted.
+    pub fn max_code_tests(mut self, tests: usize) -> Self {
+        self.options.emit.max_code_tests = tests;
+        self
+    }
+
     /// Sets the back end (default [`Backend::Auto`]: the ground one when the
     /// game grounds within the budgets, else the lifted one).
     pub fn backend(mut self, backend: Backend) -> Self {

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 
 use crate::backend::common::names;
 use crate::backend::ground::{self as emit, EmitError, EmitOptions, Module};
+use crate::bitnet::{self, Params};
 use crate::backend::lifted::{self, LiftedError};
 use crate::front::{self, Frontend, Options};
 use crate::ground::{self, Budget, GroundError, GroundProgram, Limit};
@@ -89,6 +90,8 @@ pub enum Knob {
     MaxMemory,
     /// Rule literals compiled ([`EmitOptions::max_literals`]).
     MaxCompileLiterals,
+    /// Tests of ground code printed ([`EmitOptions::max_code_tests`]).
+    MaxCodeTests,
     /// Answers of one interpreter query
     /// ([`QueryBudget::max_answers`](crate::reasoner::interp::QueryBudget::max_answers)).
     MaxAnswers,
@@ -106,6 +109,9 @@ impl Caller {
             (Caller::Cli, Knob::MaxMemory | Knob::MaxQueryMemory) => "--max-memory-mb",
             (Caller::Cli, Knob::MaxAnswers) => "--max-answers",
             (Caller::Cli, Knob::MaxCompileLiterals) => "--max-compile-literals",
+            (Caller::Cli, Knob::MaxCodeTests) => "--max-code-tests",
+            (Caller::Macro, Knob::MaxCodeTests) => "`max_code_tests = N;`",
+            (Caller::Builder, Knob::MaxCodeTests) => "`Builder::max_code_tests`",
             (Caller::Macro, Knob::MaxRules) => "`max_rules = N;`",
             (Caller::Macro, Knob::MaxMemory) => "`max_memory_mb = N;`",
             (Caller::Macro, Knob::MaxCompileLiterals) => "`max_literals = N;`",
@@ -143,6 +149,7 @@ impl CodegenError {
                 Limit::Atoms | Limit::Rules | Limit::Work | Limit::Time => Knob::MaxRules,
             }),
             CodegenError::Emit(EmitError::TooLarge { .. }) => Some(Knob::MaxCompileLiterals),
+            CodegenError::Emit(EmitError::TooSlowToBuild { .. }) => Some(Knob::MaxCodeTests),
             CodegenError::Lifted(LiftedError::Domains(GroundError::Budget { what, .. })) => {
                 Some(match what {
                     Limit::Memory => Knob::MaxMemory,
@@ -183,6 +190,14 @@ impl CodegenError {
                     _ => ", or use an interpreted reasoner",
                 };
                 format!("{e}; raise it with {}{other}", caller.knob(k))
+            }
+            (CodegenError::Emit(e @ EmitError::TooSlowToBuild { .. }), Some(k)) => {
+                let other = match caller {
+                    Caller::Cli => "--backend lifted",
+                    Caller::Macro => "`backend = lifted;`",
+                    Caller::Builder => "`Builder::backend(Backend::Lifted)`",
+                };
+                format!("{e}; raise it with {}, or use {other}", caller.knob(k))
             }
             _ => self.to_string(),
         }
@@ -309,6 +324,19 @@ impl Session {
         }
         match self.ground() {
             Ok(gp) if gp.num_literals() <= self.options.emit.max_literals => {
+                // The bitnet costs a fraction of printing it (Othello: 0.4 s
+                // against 11 s).
+                let net = bitnet::build(gp, &Params::COMPILED);
+                let tests = emit::code_weight(gp, &net);
+                let limit = self.options.emit.max_code_tests;
+                if tests > limit {
+                    return Ok((
+                        Backend::Lifted,
+                        format!(
+                            "its ground code would be {tests} tests, over the build budget of {limit}"
+                        ),
+                    ));
+                }
                 Ok((Backend::Ground, "the game grounds within budget".to_owned()))
             }
             Ok(gp) => Ok((

@@ -85,6 +85,34 @@ fn the_compile_budget_names_its_knob() {
 }
 
 #[test]
+fn the_build_budget_sends_big_code_lifted_and_names_its_knob() {
+    let mut options = CodegenOptions::default();
+    let within = Session::open(&tictactoe(), options.clone()).expect("reads");
+    assert_eq!(within.backend().expect("a back end").0, Backend::Ground);
+    options.emit.max_code_tests = 10;
+    // Over the build budget, `auto` compiles lifted and says why.
+    let auto = Session::open(&tictactoe(), options.clone()).expect("reads");
+    let (backend, why) = auto.backend().expect("a back end");
+    assert_eq!(backend, Backend::Lifted);
+    assert!(why.contains("over the build budget of 10"), "{why}");
+    assert!(auto.code().is_ok());
+    // Asked for, the ground back end refuses, naming both ways out.
+    options.backend = Backend::Ground;
+    let e = Session::open(&tictactoe(), options)
+        .expect("reads")
+        .code()
+        .expect_err("over the build budget");
+    let cli = e.message(Caller::Cli);
+    assert!(
+        cli.contains("raise it with --max-code-tests, or use --backend lifted"),
+        "{cli}"
+    );
+    assert!(e
+        .message(Caller::Macro)
+        .contains("`max_code_tests = N;`, or use `backend = lifted;`"));
+}
+
+#[test]
 fn the_builder_writes_the_module_and_names_its_own_knobs() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("builder_test");
     std::fs::create_dir_all(&dir).expect("a scratch directory");

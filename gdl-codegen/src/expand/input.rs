@@ -31,6 +31,7 @@ pub(super) struct Input {
     pub(super) max_rules: Option<usize>,
     pub(super) max_memory_mb: Option<usize>,
     pub(super) max_literals: Option<usize>,
+    pub(super) max_code_tests: Option<usize>,
     pub(super) backend: Option<Backend>,
 }
 
@@ -41,6 +42,7 @@ mod kw {
     syn::custom_keyword!(max_rules);
     syn::custom_keyword!(max_memory_mb);
     syn::custom_keyword!(max_literals);
+    syn::custom_keyword!(max_code_tests);
     syn::custom_keyword!(backend);
     syn::custom_keyword!(auto);
     syn::custom_keyword!(ground);
@@ -51,7 +53,7 @@ mod kw {
 
 const EXPECTED: &str = "expected one of: `include \"file.kif\";`, an inline game as a string \
      literal (`r#\"(role a) ...\"#`), `mod name;`, `struct Name;`, `case_sensitive;`, \
-     `syntax = infix;`, `max_rules = N;`, `max_memory_mb = N;`, `max_literals = N;`, \
+     `syntax = infix;`, `max_rules = N;`, `max_memory_mb = N;`, `max_literals = N;`, `max_code_tests = N;`, \
      `backend = auto|ground|lifted;`";
 
 fn duplicate(span: Span, what: &str) -> syn::Error {
@@ -141,6 +143,9 @@ impl Parse for Input {
             } else if la.peek(kw::max_literals) {
                 input.parse::<kw::max_literals>()?;
                 out.max_literals = Some(parse_usize(input)?.0);
+            } else if la.peek(kw::max_code_tests) {
+                input.parse::<kw::max_code_tests>()?;
+                out.max_code_tests = Some(parse_usize(input)?.0);
             } else if la.peek(kw::backend) {
                 input.parse::<kw::backend>()?;
                 input.parse::<Token![=]>()?;

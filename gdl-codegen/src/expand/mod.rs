@@ -45,6 +45,9 @@ fn expand(input: Input) -> syn::Result<TokenStream> {
     if let Some(n) = input.max_literals {
         options.emit.max_literals = n;
     }
+    if let Some(n) = input.max_code_tests {
+        options.emit.max_code_tests = n;
+    }
     if let Some(b) = input.backend {
         options.backend = b;
     }
@@ -186,6 +189,9 @@ fn error_for(e: &CodegenError, lit: &LitStr, inline: bool, max_rules: usize) -> 
                  (the generated code grows with it), or use an interpreted reasoner"
             ),
         ),
+        e @ CodegenError::Emit(EmitError::TooSlowToBuild { .. }) => {
+            syn::Error::new(span, e.message(Caller::Macro))
+        }
         other => syn::Error::new(span, other.to_string()),
     }
 }

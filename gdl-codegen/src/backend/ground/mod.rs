@@ -24,6 +24,7 @@ mod expr;
 mod module;
 mod moves;
 mod queries;
+pub use queries::code_weight;
 pub mod tables;
 
 use std::fmt;
@@ -31,6 +32,16 @@ use std::fmt;
 pub use crate::backend::common::format::Module;
 use crate::bitnet::{self, Params};
 use crate::ground::GroundProgram;
+
+/// The build budget of ground code, in tests (a literal of a rule body,
+/// or a word of one-literal bodies, as [`code_weight`] counts them): about
+/// 60 s of rustc in release on a 2-core machine. Measured builds of whole
+/// generated crates (one game each, `gdl-runtime` built): 75 K tests
+/// (amazonsTorus_10x10) 41 s, 77 K (kalaha5x2x3) 40 s, 90 K (NOTHELLO_S)
+/// 66 s, 106 K (chess_200) 57 s, 195 K (kalaha6x2x4) 154 s, 342 K
+/// (Othello) 223 s: about 0.6 s per thousand tests, a test about 50 bytes
+/// of Rust. `auto` compiles a game over it with the lifted back end.
+pub const BUILD_BUDGET_TESTS: usize = 80_000;
 
 /// Options of the code generator.
 #[derive(Clone, Debug)]
@@ -43,6 +54,8 @@ pub struct EmitOptions {
     pub source_name: String,
     /// Largest ground program to compile, in rule-body literals.
     pub max_literals: usize,
+    /// Largest ground code to print, in tests (see [`BUILD_BUDGET_TESTS`]).
+    pub max_code_tests: usize,
     /// Literals of an atom's bodies above which they go into the rule tables
     /// (`None`: chosen from the program's size, see [`tables`]).
     pub rule_table_threshold: Option<usize>,
@@ -55,6 +68,7 @@ impl Default for EmitOptions {
             runtime_path: "::gdl_runtime".to_owned(),
             source_name: "game".to_owned(),
             max_literals: 8_000_000,
+            max_code_tests: BUILD_BUDGET_TESTS,
             rule_table_threshold: None,
         }
     }
@@ -70,6 +84,13 @@ pub enum EmitError {
         /// The budget.
         limit: usize,
     },
+    /// The ground code is over the build budget.
+    TooSlowToBuild {
+        /// Its size in tests ([`code_weight`]).
+        tests: usize,
+        /// The budget.
+        limit: usize,
+    },
     /// The runtime path option is not a Rust path.
     BadRuntimePath(String),
     /// The generated tokens did not parse (a bug).
@@ -82,6 +103,12 @@ impl fmt::Display for EmitError {
             EmitError::TooLarge { literals, limit } => write!(
                 f,
                 "the ground game has {literals} rule literals, more than the compile budget of {limit}"
+            ),
+            EmitError::TooSlowToBuild { tests, limit } => write!(
+                f,
+                "the ground game's code would be {tests} tests (about {} MB of Rust), more than the \
+                 build budget of {limit} (about 60 s of rustc)",
+                tests.div_ceil(20_000)
             ),
             EmitError::BadRuntimePath(p) => write!(f, "`{p}` is not a Rust path"),
             EmitError::Internal(e) => write!(f, "internal error: generated code does not parse: {e}"),
@@ -104,6 +131,13 @@ pub fn module(gp: &GroundProgram, opts: &EmitOptions) -> Result<Module, EmitErro
     let rt: syn::Path = syn::parse_str(&opts.runtime_path)
         .map_err(|_| EmitError::BadRuntimePath(opts.runtime_path.clone()))?;
     let net = bitnet::build(gp, &Params::COMPILED);
+    let tests = code_weight(gp, &net);
+    if tests > opts.max_code_tests {
+        return Err(EmitError::TooSlowToBuild {
+            tests,
+            limit: opts.max_code_tests,
+        });
+    }
     let (items, tables) = module::tokens(gp, &net, opts, &rt);
     Ok(Module {
         items,

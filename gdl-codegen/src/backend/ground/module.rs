@@ -197,6 +197,7 @@ pub(super) fn tokens(
     let mut p = Printer {
         fns: Vec::new(),
         tables: Tables::new(threshold),
+        parts: 0,
     };
     let calls = print_queries(&mut p, gp, net);
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());

@@ -70,7 +70,10 @@ impl Printer {
         let mut weight = 0;
         let total = grouped.len();
         for (i, (m, stmts)) in grouped.into_iter().enumerate() {
-            weight += stmts.len();
+            // One move's own statements, when they are many, go into
+            // functions of their own (kalaha's sowing: thousands a move).
+            let (stmts, w) = self.pack(stmts.into_iter().map(|s| (s, 1)).collect());
+            weight += w;
             chunk.push((lit_u32(m), stmts));
             if weight >= CHUNK_WEIGHT || i + 1 == total {
                 let name = format_ident!("next_moves_{}_{}", r, names.len());

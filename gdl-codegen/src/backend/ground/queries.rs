@@ -7,6 +7,8 @@ use quote::{format_ident, quote};
 use super::expr;
 use super::tables::Tables;
 use crate::bitnet::conj::Conj;
+use crate::bitnet::Bitnet;
+use crate::ground::GroundProgram;
 use crate::bitnet::schedule::{Block, Demand, Schedule, Unit};
 
 /// Tests per generated function before a new one is started.
@@ -43,7 +45,58 @@ pub(super) struct Printer {
     pub fns: Vec<TokenStream>,
     /// Atoms with very many rule bodies, stored as data.
     pub tables: Tables,
+    /// Functions made by [`Printer::pack`] so far.
+    pub parts: usize,
 }
+
+/// The size of one atom's code, in tests (atoms in the rule tables count
+/// one).
+fn atom_weight(tables: &Tables, conjs: &[Conj]) -> usize {
+    if tables.is_big(conjs) {
+        return 2;
+    }
+    // Bodies of one positive literal are one masked test per word.
+    let mut words: Vec<u32> = conjs
+        .iter()
+        .filter(|c| c.is_single())
+        .map(|c| c.lits[0].0 >> 6)
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    let rest: usize = conjs
+        .iter()
+        .filter(|c| !c.is_single())
+        .map(Conj::weight)
+        .sum();
+    words.len() + rest + 1
+}
+
+/// The size of the code the module of `gp` would hold, in tests, computed
+/// from its bitnet without printing it: what the build budget is
+/// compared with.
+pub fn code_weight(gp: &GroundProgram, net: &Bitnet) -> usize {
+    let tables = Tables::new(Tables::default_threshold(gp.num_literals()));
+    let queries: usize = [&net.eval, &net.goal, &net.next]
+        .into_iter()
+        .flat_map(|s| &s.groups)
+        .filter(|g| !matches!(g.demand, Demand::Never))
+        .flat_map(|g| &g.blocks)
+        .flat_map(Block::units)
+        .flat_map(Unit::bodies)
+        .map(|(_, conjs)| atom_weight(&tables, &conjs))
+        .sum();
+    let arms: usize = net
+        .dispatch
+        .arms
+        .iter()
+        .flatten()
+        .map(|a| a.body.weight() + 1)
+        .sum();
+    queries + arms
+}
+
+/// A statement and its weight, in tests.
+pub(super) type Item = (TokenStream, usize);
 
 impl Printer {
     /// Emits functions that compute a schedule, returning the names of the
@@ -53,26 +106,36 @@ impl Printer {
         let mut body: Vec<TokenStream> = Vec::new();
         let mut weight = 0;
         for group in &schedule.groups {
-            weight += group
-                .blocks
-                .iter()
-                .flat_map(Block::units)
-                .map(|u| self.weight(u))
-                .sum::<usize>();
-            let stmts: Vec<TokenStream> = group.blocks.iter().map(|b| self.block(b)).collect();
+            let mut items = Vec::new();
+            for b in &group.blocks {
+                self.block_items(b, &mut items);
+            }
             match &group.demand {
                 Demand::Never => {}
                 // Needed only when one of these bits holds: otherwise every
                 // reader is false or unread, and the atoms stay false.
                 Demand::When(bits) => {
                     let test = expr::any_of(bits);
+                    let (stmts, w) = self.pack(items);
+                    weight += w;
                     body.push(quote! {
                         if #test {
                             #(#stmts)*
                         }
                     });
                 }
-                Demand::Always => body.extend(stmts),
+                // Unguarded statements may end one function and start the
+                // next anywhere.
+                Demand::Always => {
+                    for (stmt, w) in items {
+                        body.push(stmt);
+                        weight += w;
+                        if weight >= CHUNK_WEIGHT {
+                            self.flush(prefix, &mut body, &mut names);
+                            weight = 0;
+                        }
+                    }
+                }
             }
             if weight >= CHUNK_WEIGHT {
                 self.flush(prefix, &mut body, &mut names);
@@ -83,45 +146,80 @@ impl Printer {
         names
     }
 
-    /// The size of a unit's code, in tests (atoms in the rule tables count
-    /// one).
-    fn weight(&self, u: &Unit) -> usize {
-        u.atoms
-            .iter()
-            .filter(|(_, c)| !self.tables.is_big(c))
-            .flat_map(|(_, c)| c)
-            .map(Conj::weight)
-            .sum::<usize>()
-            + u.atoms.len()
+    /// Statements of at most [`CHUNK_WEIGHT`] in all, and their weight: the
+    /// items themselves, or calls of functions holding them in order. One
+    /// guarded group or recursive component can hold most of a big game
+    /// (Othello's goals: 600 KB in one `if`), and rustc's time grows faster
+    /// than linearly in the size of a function.
+    pub(super) fn pack(&mut self, items: Vec<Item>) -> (Vec<TokenStream>, usize) {
+        let total: usize = items.iter().map(|i| i.1).sum();
+        if total <= CHUNK_WEIGHT {
+            return (items.into_iter().map(|i| i.0).collect(), total);
+        }
+        let mut calls = Vec::new();
+        let mut chunk = Vec::new();
+        let mut weight = 0;
+        let last = items.len() - 1;
+        for (i, (stmt, w)) in items.into_iter().enumerate() {
+            chunk.push(stmt);
+            weight += w;
+            if weight >= CHUNK_WEIGHT || i == last {
+                let name = format_ident!("part_{}", self.parts);
+                self.parts += 1;
+                let stmts = std::mem::take(&mut chunk);
+                self.fns.push(quote! {
+                    #[inline(never)]
+                    fn #name(v: &mut Values) {
+                        #(#stmts)*
+                    }
+                });
+                calls.push(quote!(#name(v);));
+                weight = 0;
+            }
+        }
+        let n = calls.len();
+        (calls, n)
     }
 
-    /// The statements of a block.
-    fn block(&mut self, block: &Block) -> TokenStream {
-        match block {
-            Block::Unit(u) => self.unit_code(u),
+    /// The size of one atom's code, in tests (atoms in the rule tables count
+    /// one).
+    fn atom_weight(&self, conjs: &[Conj]) -> usize {
+        atom_weight(&self.tables, conjs)
+    }
+
+    /// The statements of a block, with their weights, appended to `out`.
+    fn block_items(&mut self, block: &Block, out: &mut Vec<Item>) {
+        let (test, body) = match block {
+            Block::Unit(u) => return self.unit_items(u, out),
             Block::Guarded { guard, body } => {
                 let test = expr::lit_test(*guard);
                 // One guard directly in another is one `if` of both
                 // (clippy's `collapsible_if`).
-                if let [Block::Guarded { guard: g2, body }] = body.as_slice() {
-                    let test2 = expr::lit_test(*g2);
-                    let inner: Vec<TokenStream> = body.iter().map(|b| self.block(b)).collect();
-                    return quote! {
-                        if #test && #test2 {
-                            #(#inner)*
-                        }
-                    };
-                }
-                let stmts: Vec<TokenStream> = body.iter().map(|b| self.block(b)).collect();
-                quote! {
-                    if #test {
-                        #(#stmts)*
+                match body.as_slice() {
+                    [Block::Guarded { guard: g2, body }] => {
+                        let test2 = expr::lit_test(*g2);
+                        (quote!(#test && #test2), body)
                     }
+                    _ => (test, body),
                 }
             }
+        };
+        let mut items = Vec::new();
+        for b in body {
+            self.block_items(b, &mut items);
         }
+        let (stmts, w) = self.pack(items);
+        out.push((
+            quote! {
+                if #test {
+                    #(#stmts)*
+                }
+            },
+            w,
+        ));
     }
 
+    /// Emits the statements of `body` as the next function of `prefix`.
     fn flush(&mut self, prefix: &str, body: &mut Vec<TokenStream>, names: &mut Vec<Ident>) {
         if body.is_empty() {
             return;
@@ -156,31 +254,38 @@ impl Printer {
         }
     }
 
-    /// The statements computing a unit.
-    fn unit_code(&mut self, unit: &Unit) -> TokenStream {
-        let mut stmts = Vec::new();
+    /// The statements computing a unit, with their weights, appended to
+    /// `out`.
+    fn unit_items(&mut self, unit: &Unit, out: &mut Vec<Item>) {
+        let mut items = Vec::new();
         let mut words = Vec::new();
         for (pos, conjs) in unit.bodies() {
+            let w = self.atom_weight(&conjs);
             let test = self.atom_test(pos, conjs);
             if !words.contains(&(pos >> 6)) {
                 words.push(pos >> 6);
             }
-            stmts.push(set_bit(pos, test));
+            items.push((set_bit(pos, test), w));
         }
         if !unit.cyclic {
-            return quote!(#(#stmts)*);
+            out.extend(items);
+            return;
         }
         // Positive recursion within a state: iterate from all-false until
         // nothing changes (the least fixpoint).
+        let (stmts, w) = self.pack(items);
         let ws: Vec<Literal> = words.iter().map(|&w| lit_usize(w as usize)).collect();
-        quote! {
-            loop {
-                let before = [#(v[#ws]),*];
-                #(#stmts)*
-                if before == [#(v[#ws]),*] {
-                    break;
+        out.push((
+            quote! {
+                loop {
+                    let before = [#(v[#ws]),*];
+                    #(#stmts)*
+                    if before == [#(v[#ws]),*] {
+                        break;
+                    }
                 }
-            }
-        }
+            },
+            w,
+        ));
     }
 }

@@ -123,3 +123,4 @@ impl Tables {
         ]
     }
 }
+

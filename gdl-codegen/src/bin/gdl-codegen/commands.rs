@@ -287,8 +287,12 @@ impl Loaded {
         let options = self.session.options();
         let cache = Cache::locate(self.run.cache_dir.as_deref());
         let key = format!(
-            "{:?}|{:?}|{:?}|{:?}",
-            options.frontend, options.budget, options.emit.max_literals, backend
+            "{:?}|{:?}|{:?}|{:?}|{:?}",
+            options.frontend,
+            options.budget,
+            options.emit.max_literals,
+            options.emit.max_code_tests,
+            backend
         );
         let text = self.session.frontend().source.text.as_bytes();
         let entry = cache.game(&[text, key.as_bytes()]);

@@ -43,6 +43,11 @@ pub struct BudgetArgs {
     /// Largest ground program to compile, in rule-body literals.
     #[arg(long, default_value_t = EmitOptions::default().max_literals)]
     pub max_compile_literals: usize,
+    /// Largest ground code to print, in tests (a body literal, or a word of
+    /// one-literal bodies): about 60 s of rustc at the default. `auto`
+    /// compiles a game over it with the lifted back end.
+    #[arg(long, default_value_t = EmitOptions::default().max_code_tests)]
+    pub max_code_tests: usize,
     /// Literals of an atom's rule bodies above which they are compiled into
     /// data tables read by a loop (default: from the game's size).
     #[arg(long)]
@@ -93,6 +98,7 @@ impl BudgetArgs {
                 runtime_path: runtime_path.to_owned(),
                 source_name: game.to_owned(),
                 max_literals: self.max_compile_literals,
+                max_code_tests: self.max_code_tests,
                 rule_table_threshold: self.rule_table_threshold,
             },
             backend: self.backend.into(),

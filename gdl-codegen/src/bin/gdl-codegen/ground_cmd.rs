@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 use gdl_codegen::bitnet::{self, Params};
+use gdl_codegen::backend::ground::code_weight;
 use gdl_codegen::ground::{self, Budget};
 use gdl_codegen::session::{Caller, CodegenError};
 
@@ -100,7 +101,12 @@ pub fn run(args: &GroundArgs) -> u8 {
                 );
             }
         } else if !args.dump && !args.dump_bitnet {
-            let _ = writeln!(out, "{path}: {}", gp.size_line());
+            let _ = writeln!(
+                out,
+                "{path}: {}; code of {} tests",
+                gp.size_line(),
+                code_weight(&gp, &bitnet::build(&gp, &Params::COMPILED))
+            );
         }
         if args.dump {
             let _ = write!(out, "{}", gp.summary(args.dump_rules));

@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 
 use crate::backend::common::names;
 use crate::backend::ground::{self as emit, EmitError, EmitOptions, Module};
-use crate::bitnet::{self, Params};
 use crate::backend::lifted::{self, LiftedError};
+use crate::bitnet::{self, Params};
 use crate::front::{self, Frontend, Options};
 use crate::ground::{self, Budget, GroundError, GroundProgram, Limit};
 

@@ -107,14 +107,19 @@ pub enum Scope {
 /// Computes static relations exactly and over-approximations of `base`,
 /// `input` and every dynamic relation.
 pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundError> {
-    compute_scoped(program, budget, Scope::All)
+    compute_scoped(program, budget, Scope::All, &[])
 }
 
 /// [`compute`], over the relations of `scope` only (the others stay empty).
+/// Relations marked in `deferred` are left to run time: counted dynamic,
+/// not derived, and their literals left out of the relaxed rules (the
+/// caller has checked that no rule needs them to bind a variable, see
+/// `backend::lifted::defer`).
 pub fn compute_scoped(
     program: &Program,
     budget: &Budget,
     scope: Scope,
+    deferred: &[bool],
 ) -> Result<Domains, GroundError> {
     let n = program.preds.len();
     let base_rel = n;
@@ -124,7 +129,11 @@ pub fn compute_scoped(
         .collect();
     names.push("base (computed)".into());
     names.push("input (computed)".into());
-    let dynamic = dynamic_relations(program);
+    let is_deferred = |p: usize| deferred.get(p).copied().unwrap_or(false);
+    let mut dynamic = dynamic_relations(program);
+    for (p, d) in dynamic.iter_mut().enumerate() {
+        *d |= is_deferred(p);
+    }
     let kw = |k| program.keyword_pred(k).map(|p| p.0 as usize);
     let (true_p, does_p) = (kw(Keyword::True), kw(Keyword::Does));
     let mut terms = TermStore::default();
@@ -157,7 +166,9 @@ pub fn compute_scoped(
                             args: args.clone(),
                         });
                     }
-                    if !negated {
+                    if is_deferred(a.pred.0 as usize) {
+                        // Left to run time: no longer a filter here.
+                    } else if !negated {
                         body.push(Lit::Pos(rel as u32, args));
                     } else if !dyn_lit {
                         body.push(Lit::Neg(rel as u32, args));
@@ -209,7 +220,7 @@ pub fn compute_scoped(
         need[base_rel] = true;
         need[input_rel] = true;
         relevant(&relaxed, &mut need);
-        relaxed.retain(|r| need[r.head_rel as usize]);
+        relaxed.retain(|r| need[r.head_rel as usize] && !is_deferred(r.head_rel as usize));
     }
     let mut db = Db::new(terms, names);
     db.max_work = budget.max_work;

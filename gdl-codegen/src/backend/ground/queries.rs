@@ -7,9 +7,9 @@ use quote::{format_ident, quote};
 use super::expr;
 use super::tables::Tables;
 use crate::bitnet::conj::Conj;
+use crate::bitnet::schedule::{Block, Demand, Schedule, Unit};
 use crate::bitnet::Bitnet;
 use crate::ground::GroundProgram;
-use crate::bitnet::schedule::{Block, Demand, Schedule, Unit};
 
 /// Tests per generated function before a new one is started.
 pub const CHUNK_WEIGHT: usize = 1500;

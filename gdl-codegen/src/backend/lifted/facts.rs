@@ -4,7 +4,8 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::front::ir::{Keyword, Program};
+use super::defer;
+use crate::front::ir::{Keyword, PredId, Program};
 use crate::front::symbols::Sym;
 use crate::ground::budget::{Budget, GroundError};
 use crate::ground::db::NONE;
@@ -70,7 +71,7 @@ impl Facts {
             max_work: budget.max_work.saturating_mul(LIFTED_WORK_FACTOR),
             ..*budget
         };
-        let mut dom = domains::compute_scoped(program, &budget, Scope::Inputs)?;
+        let mut dom = relaxed_domains(program, &budget)?;
         let rules = compile_rules(program, &mut dom);
         let universe = Universe::new(program, &dom);
         let rules = rules.iter().map(|r| universe.map_rule(r)).collect();
@@ -149,6 +150,31 @@ impl Facts {
             universe,
         })
     }
+}
+
+/// Most relations [`relaxed_domains`] tries leaving to run time, one at a
+/// time, before it gives up.
+const MAX_DEFERRALS: usize = 8;
+
+/// The relaxed fixpoint of what the inputs depend on; a relation whose
+/// derivation goes over the budget is left to run time where
+/// [`defer::defer`] allows, and the fixpoint run again without it.
+fn relaxed_domains(program: &Program, budget: &Budget) -> Result<Domains, GroundError> {
+    let mut deferred = vec![false; program.preds.len()];
+    for _ in 0..MAX_DEFERRALS {
+        let e = match domains::compute_scoped(program, budget, Scope::Inputs, &deferred) {
+            Ok(dom) => return Ok(dom),
+            Err(e) => e,
+        };
+        let GroundError::Budget { relation, .. } = &e;
+        let failed = (0..program.preds.len())
+            .find(|&p| domains::rel_name(program, PredId(p as u32)) == *relation);
+        match failed {
+            Some(p) if !deferred[p] && defer::defer(program, p, &mut deferred) => {}
+            _ => return Err(e),
+        }
+    }
+    domains::compute_scoped(program, budget, Scope::Inputs, &deferred)
 }
 
 fn pats(

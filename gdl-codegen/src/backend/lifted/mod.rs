@@ -17,6 +17,7 @@
 //! in the ground back end, so matches replay identically on both.
 
 pub mod body;
+pub mod defer;
 pub mod facts;
 pub mod module;
 pub mod plan;

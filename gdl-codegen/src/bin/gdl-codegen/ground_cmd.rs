@@ -4,8 +4,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
-use gdl_codegen::bitnet::{self, Params};
 use gdl_codegen::backend::ground::code_weight;
+use gdl_codegen::bitnet::{self, Params};
 use gdl_codegen::ground::{self, Budget};
 use gdl_codegen::session::{Caller, CodegenError};
 

@@ -91,3 +91,38 @@ fn bench_reports_lifted_beside_ground() {
         .collect();
     assert_eq!(names, ["lifted", "compiled"], "{text}");
 }
+
+/// A static relation too large to derive at compile time, used only as a
+/// bound test, is left to run time: the game compiles lifted and plays the
+/// interpreter's matches.
+#[test]
+fn a_relation_too_large_to_derive_is_evaluated_at_run_time() {
+    let game = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/deferred_filter.kif")
+        .display()
+        .to_string();
+    let cache = cache_dir("deferred");
+    let play = |reasoner: &str| {
+        gdl_codegen(&[
+            "play",
+            &game,
+            "--reasoner",
+            reasoner,
+            "--max-rules",
+            "200000",
+            "--playouts",
+            "200",
+            "--seed",
+            "3",
+            "--cache-dir",
+            &cache,
+        ])
+    };
+    let (lifted, interpreted) = (play("lifted"), play("interpreter"));
+    assert_eq!(outcome(&lifted), outcome(&interpreted));
+    assert!(
+        outcome(&lifted).contains("goals: walker"),
+        "{}",
+        outcome(&lifted)
+    );
+}

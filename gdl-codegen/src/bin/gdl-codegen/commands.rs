@@ -449,12 +449,19 @@ pub fn bench(args: &BenchArgs) -> u8 {
                     a["playouts_per_sec"].as_f64().unwrap_or(0.0),
                     b["playouts_per_sec"].as_f64().unwrap_or(0.0),
                 );
-                if pa > 0.0 {
+                // The faster over the slower, so that the figure reads
+                // as a speed-up at any magnitude.
+                let (fast, slow, x) = if pa >= pb {
+                    (a, b, pa / pb)
+                } else {
+                    (b, a, pb / pa)
+                };
+                if x.is_finite() {
                     println!(
                         "ratio {} / {}: {:.1}x",
-                        b["reasoner"].as_str().unwrap_or("?"),
-                        a["reasoner"].as_str().unwrap_or("?"),
-                        pb / pa
+                        fast["reasoner"].as_str().unwrap_or("?"),
+                        slow["reasoner"].as_str().unwrap_or("?"),
+                        x
                     );
                 }
             }

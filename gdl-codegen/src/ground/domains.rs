@@ -107,19 +107,34 @@ pub enum Scope {
 /// Computes static relations exactly and over-approximations of `base`,
 /// `input` and every dynamic relation.
 pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundError> {
-    compute_scoped(program, budget, Scope::All, &[])
+    compute_scoped(program, budget, Scope::All, &Relaxation::default())
+}
+
+/// How far the relaxed fixpoint of [`compute_scoped`] departs from the
+/// rules, for relations too costly to derive as written (see
+/// `backend::lifted::facts`). Indexed by relation; missing entries are
+/// false.
+#[derive(Clone, Debug, Default)]
+pub struct Relaxation {
+    /// Left to run time: counted dynamic, not derived, and their literals
+    /// left out of the relaxed rules (the caller has checked that no rule
+    /// needs them to bind a variable, see `backend::lifted::defer`).
+    pub deferred: Vec<bool>,
+    /// Derived from their rules with the literals on static relations and
+    /// on the state left out wherever no variable needs them: a larger
+    /// over-approximation, and a cheaper one where such literals only
+    /// filter a large join (racer4's `legal_speed`, which joins positions,
+    /// velocities and the track).
+    pub loose: Vec<bool>,
 }
 
 /// [`compute`], over the relations of `scope` only (the others stay empty).
-/// Relations marked in `deferred` are left to run time: counted dynamic,
-/// not derived, and their literals left out of the relaxed rules (the
-/// caller has checked that no rule needs them to bind a variable, see
-/// `backend::lifted::defer`).
+/// `relax` says which relations are deferred or loose.
 pub fn compute_scoped(
     program: &Program,
     budget: &Budget,
     scope: Scope,
-    deferred: &[bool],
+    relax: &Relaxation,
 ) -> Result<Domains, GroundError> {
     let n = program.preds.len();
     let base_rel = n;
@@ -129,7 +144,7 @@ pub fn compute_scoped(
         .collect();
     names.push("base (computed)".into());
     names.push("input (computed)".into());
-    let is_deferred = |p: usize| deferred.get(p).copied().unwrap_or(false);
+    let is_deferred = |p: usize| relax.deferred.get(p).copied().unwrap_or(false);
     let mut dynamic = dynamic_relations(program);
     for (p, d) in dynamic.iter_mut().enumerate() {
         *d |= is_deferred(p);
@@ -198,6 +213,18 @@ pub fn compute_scoped(
         });
     }
     let mut relaxed: Vec<CRule> = rules.iter().map(|r| r.relaxed.clone()).collect();
+    for r in &mut relaxed {
+        if relax
+            .loose
+            .get(r.head_rel as usize)
+            .copied()
+            .unwrap_or(false)
+        {
+            let always =
+                |rel: u32| rel as usize == base_rel || (rel < n as u32 && !dynamic[rel as usize]);
+            loosen(r, always);
+        }
+    }
     // base(X) <= init(X); base(X) <= next(X); input(R, M) <= legal(R, M).
     let link = |from: Option<usize>, to: usize, arity: usize| {
         from.map(|f| {
@@ -234,6 +261,38 @@ pub fn compute_scoped(
     })
 }
 
+/// Leaves out of `rule` the positive literals on relations that are
+/// derived whatever the rule says (`always`: static relations and the
+/// computed `base`) and bind no variable that the head, a negation or a
+/// `distinct` needs and the kept literals do not bind.
+fn loosen(rule: &mut CRule, always: impl Fn(u32) -> bool) {
+    let mut needed = vec![false; rule.num_vars];
+    let mut bound = vec![false; rule.num_vars];
+    for p in rule.head.iter() {
+        p.for_each_var(&mut |v| needed[v as usize] = true);
+    }
+    for lit in &rule.body {
+        match lit {
+            Lit::Pos(rel, _) if !always(*rel) => {
+                lit.for_each_var(&mut |v| bound[v as usize] = true)
+            }
+            Lit::Pos(..) => {}
+            _ => lit.for_each_var(&mut |v| needed[v as usize] = true),
+        }
+    }
+    rule.body.retain(|lit| match lit {
+        Lit::Pos(rel, _) if always(*rel) => {
+            let mut useful = false;
+            lit.for_each_var(&mut |v| useful |= needed[v as usize] && !bound[v as usize]);
+            if useful {
+                lit.for_each_var(&mut |v| bound[v as usize] = true);
+            }
+            useful
+        }
+        _ => true,
+    });
+}
+
 /// Closes `need` under the body relations of the rules whose head is needed.
 fn relevant(rules: &[CRule], need: &mut [bool]) {
     loop {
@@ -251,5 +310,61 @@ fn relevant(rules: &[CRule], need: &mut [bool]) {
         if !changed {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(rel: u32, vars: &[u32]) -> Lit {
+        Lit::Pos(rel, vars.iter().map(|&v| Pat::Var(v)).collect())
+    }
+
+    /// racer4's `legal_speed(P, NX, NY)`: velocities give the new ones
+    /// (relations 0 and 1 are the state, 2 is `pmone`, both derived anyway),
+    /// positions, sums and the track (3, 4, 5) only filter them.
+    #[test]
+    fn loosening_keeps_the_literals_that_bind_what_the_head_needs() {
+        let (p, dx, nx, px, x) = (0, 1, 2, 3, 4);
+        let mut rule = CRule {
+            head_rel: 9,
+            head: vec![Pat::Var(p), Pat::Var(nx)].into(),
+            body: vec![
+                pos(0, &[p, dx]),
+                pos(2, &[dx, nx]),
+                pos(1, &[p, px]),
+                pos(4, &[px, nx, x]),
+                pos(5, &[x]),
+                Lit::Distinct(Pat::Var(nx), Pat::Var(dx)),
+            ],
+            num_vars: 5,
+        };
+        loosen(&mut rule, |rel| rel < 9);
+        let kept: Vec<u32> = rule
+            .body
+            .iter()
+            .filter_map(|l| match l {
+                Lit::Pos(rel, _) => Some(*rel),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kept, vec![0, 2]);
+        assert_eq!(rule.body.len(), 3, "the distinct stays");
+    }
+
+    /// A literal on a relation that is not always derived stays, and its
+    /// variables count as bound.
+    #[test]
+    fn loosening_keeps_literals_on_other_relations() {
+        let mut rule = CRule {
+            head_rel: 9,
+            head: vec![Pat::Var(0)].into(),
+            body: vec![pos(1, &[0]), pos(7, &[0])],
+            num_vars: 1,
+        };
+        loosen(&mut rule, |rel| rel < 5);
+        assert_eq!(rule.body.len(), 1);
+        assert!(matches!(rule.body[0], Lit::Pos(7, _)));
     }
 }

@@ -9,7 +9,7 @@ use crate::front::ir::{Keyword, PredId, Program};
 use crate::front::symbols::Sym;
 use crate::ground::budget::{Budget, GroundError};
 use crate::ground::db::NONE;
-use crate::ground::domains::{self, Domains, Scope};
+use crate::ground::domains::{self, Domains, Relaxation, Scope};
 use crate::lifted::terms::{header, Kind};
 use crate::lifted::{CRule, Lit, Pat};
 
@@ -156,25 +156,32 @@ impl Facts {
 /// time, before it gives up.
 const MAX_DEFERRALS: usize = 8;
 
-/// The relaxed fixpoint of what the inputs depend on; a relation whose
-/// derivation goes over the budget is left to run time where
-/// [`defer::defer`] allows, and the fixpoint run again without it.
+/// The relaxed fixpoint of what the inputs depend on. A relation whose
+/// derivation goes over the budget is derived loosely if it is dynamic
+/// (only its domain is wanted: a larger over-approximation costs nothing
+/// but more fluents or moves), else left to run time where
+/// [`defer::defer`] allows, and the fixpoint run again.
 fn relaxed_domains(program: &Program, budget: &Budget) -> Result<Domains, GroundError> {
-    let mut deferred = vec![false; program.preds.len()];
+    let n = program.preds.len();
+    let mut relax = Relaxation {
+        deferred: vec![false; n],
+        loose: vec![false; n],
+    };
+    let dynamic = domains::dynamic_relations(program);
     for _ in 0..MAX_DEFERRALS {
-        let e = match domains::compute_scoped(program, budget, Scope::Inputs, &deferred) {
+        let e = match domains::compute_scoped(program, budget, Scope::Inputs, &relax) {
             Ok(dom) => return Ok(dom),
             Err(e) => e,
         };
         let GroundError::Budget { relation, .. } = &e;
-        let failed = (0..program.preds.len())
-            .find(|&p| domains::rel_name(program, PredId(p as u32)) == *relation);
+        let failed = (0..n).find(|&p| domains::rel_name(program, PredId(p as u32)) == *relation);
         match failed {
-            Some(p) if !deferred[p] && defer::defer(program, p, &mut deferred) => {}
+            Some(p) if dynamic[p] && !relax.loose[p] => relax.loose[p] = true,
+            Some(p) if !relax.deferred[p] && defer::defer(program, p, &mut relax.deferred) => {}
             _ => return Err(e),
         }
     }
-    domains::compute_scoped(program, budget, Scope::Inputs, &deferred)
+    domains::compute_scoped(program, budget, Scope::Inputs, &relax)
 }
 
 fn pats(

@@ -131,3 +131,16 @@ fn the_builder_writes_the_module_and_names_its_own_knobs() {
     let message = format!("{e:?}");
     assert!(message.contains("raise `Builder::budget`"), "{message}");
 }
+
+/// Quarto grounds, but its line of four over every choice of pieces puts
+/// over a million literals in the rule tables, which the ground code would
+/// scan on every state: `auto` compiles it lifted and says why.
+#[test]
+fn auto_compiles_games_with_huge_rule_tables_lifted() {
+    let quarto = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/games/ggp-repository-base/quartoSuicide.kif");
+    let session = Session::open(&quarto, CodegenOptions::default()).expect("reads");
+    let (backend, why) = session.backend().expect("a back end");
+    assert_eq!(backend, Backend::Lifted);
+    assert!(why.contains("rule tables would hold"), "{why}");
+}

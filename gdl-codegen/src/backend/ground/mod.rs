@@ -24,7 +24,7 @@ mod expr;
 mod module;
 mod moves;
 mod queries;
-pub use queries::code_weight;
+pub use queries::{code_size, CodeSize};
 pub mod tables;
 
 use std::fmt;
@@ -34,7 +34,7 @@ use crate::bitnet::{self, Params};
 use crate::ground::GroundProgram;
 
 /// The build budget of ground code, in tests (a literal of a rule body,
-/// or a word of one-literal bodies, as [`code_weight`] counts them): about
+/// or a word of one-literal bodies, as [`code_size`] counts them): about
 /// 60 s of rustc in release on a 2-core machine. Measured builds of whole
 /// generated crates (one game each, `gdl-runtime` built): 75 K tests
 /// (amazonsTorus_10x10) 41 s, 77 K (kalaha5x2x3) 40 s, 90 K (NOTHELLO_S)
@@ -86,7 +86,7 @@ pub enum EmitError {
     },
     /// The ground code is over the build budget.
     TooSlowToBuild {
-        /// Its size in tests ([`code_weight`]).
+        /// Its size in tests ([`CodeSize::tests`]).
         tests: usize,
         /// The budget.
         limit: usize,
@@ -131,7 +131,7 @@ pub fn module(gp: &GroundProgram, opts: &EmitOptions) -> Result<Module, EmitErro
     let rt: syn::Path = syn::parse_str(&opts.runtime_path)
         .map_err(|_| EmitError::BadRuntimePath(opts.runtime_path.clone()))?;
     let net = bitnet::build(gp, &Params::COMPILED);
-    let tests = code_weight(gp, &net);
+    let tests = code_size(gp, &net).tests;
     if tests > opts.max_code_tests {
         return Err(EmitError::TooSlowToBuild {
             tests,

@@ -71,28 +71,46 @@ fn atom_weight(tables: &Tables, conjs: &[Conj]) -> usize {
     words.len() + rest + 1
 }
 
-/// The size of the code the module of `gp` would hold, in tests, computed
-/// from its bitnet without printing it: what the build budget is
-/// compared with.
-pub fn code_weight(gp: &GroundProgram, net: &Bitnet) -> usize {
+/// The size of a ground module, computed from its bitnet without printing
+/// it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CodeSize {
+    /// Code, in tests (a body literal, or a word of one-literal bodies):
+    /// what the build budget is compared with.
+    pub tests: usize,
+    /// Literals of the rule tables: data, cheap to build but read in a loop
+    /// on every evaluation that needs their atoms.
+    pub table_literals: usize,
+}
+
+/// The size of the module of `gp` (bitnet `net`).
+pub fn code_size(gp: &GroundProgram, net: &Bitnet) -> CodeSize {
     let tables = Tables::new(Tables::default_threshold(gp.num_literals()));
-    let queries: usize = [&net.eval, &net.goal, &net.next]
+    let mut size = CodeSize {
+        tests: 0,
+        table_literals: 0,
+    };
+    let atoms = [&net.eval, &net.goal, &net.next]
         .into_iter()
         .flat_map(|s| &s.groups)
         .filter(|g| !matches!(g.demand, Demand::Never))
         .flat_map(|g| &g.blocks)
         .flat_map(Block::units)
-        .flat_map(Unit::bodies)
-        .map(|(_, conjs)| atom_weight(&tables, &conjs))
-        .sum();
-    let arms: usize = net
+        .flat_map(Unit::bodies);
+    for (_, conjs) in atoms {
+        size.tests += atom_weight(&tables, &conjs);
+        if tables.is_big(&conjs) {
+            size.table_literals += conjs.iter().map(|c| c.lits.len()).sum::<usize>();
+        }
+    }
+    size.tests += net
         .dispatch
         .arms
         .iter()
         .flatten()
         .map(|a| a.body.weight() + 1)
-        .sum();
-    queries + arms
+        .sum::<usize>();
+    size
 }
 
 /// A statement and its weight, in tests.

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
-use gdl_codegen::backend::ground::code_weight;
+use gdl_codegen::backend::ground::code_size;
 use gdl_codegen::bitnet::{self, Params};
 use gdl_codegen::ground::{self, Budget};
 use gdl_codegen::session::{Caller, CodegenError};
@@ -101,11 +101,13 @@ pub fn run(args: &GroundArgs) -> u8 {
                 );
             }
         } else if !args.dump && !args.dump_bitnet {
+            let size = code_size(&gp, &bitnet::build(&gp, &Params::COMPILED));
             let _ = writeln!(
                 out,
-                "{path}: {}; code of {} tests",
+                "{path}: {}; code of {} tests, rule tables of {} literals",
                 gp.size_line(),
-                code_weight(&gp, &bitnet::build(&gp, &Params::COMPILED))
+                size.tests,
+                size.table_literals
             );
         }
         if args.dump {

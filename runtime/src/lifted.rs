@@ -181,6 +181,27 @@ impl Keyed {
 }
 
 impl Keyed {
+    /// Whether the table holds a row starting with `key` (the `keys` key
+    /// columns): the test of a static relation too large for a bit set.
+    /// The directory's cell leaves a few rows, scanned; a long run is
+    /// searched.
+    #[inline]
+    pub fn holds(&self, key: &[u32]) -> bool {
+        let dir = self.dir();
+        let Some(cell) = dir.cell(key) else {
+            return false;
+        };
+        let run = self.run(dir, cell);
+        let w = self.width;
+        if key.len() == dir.ranks.len() {
+            !run.is_empty()
+        } else if run.len() <= 16 * w {
+            run.chunks_exact(w).any(|row| row[..key.len()] == *key)
+        } else {
+            !rows(run, w, key).is_empty()
+        }
+    }
+
     /// The directory, built on first use.
     #[inline(always)]
     fn dir(&self) -> &Directory {
@@ -323,6 +344,41 @@ mod tests {
         assert_eq!(rows(&t, 2, &[]).len(), t.len());
         assert!(contains(&t, 2, &[3, 3]));
         assert!(!contains(&t, 2, &[3, 4]));
+    }
+
+    /// `holds` agrees with a search of the whole table, whether the
+    /// directory covers every column (a few values each), leaves short runs
+    /// to scan, or leaves long runs to search (100 values a column: the
+    /// directory stops at two).
+    #[test]
+    fn holds_agrees_with_a_search_of_the_table() {
+        for (values, width) in [(4u32, 3usize), (100, 3), (40, 4)] {
+            let mut table = Vec::new();
+            let mut x = 12345u32;
+            for _ in 0..5000 {
+                for _ in 0..width {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                    table.push((x >> 16) % values);
+                }
+            }
+            let mut rows_of: Vec<Vec<u32>> = table.chunks(width).map(<[u32]>::to_vec).collect();
+            rows_of.sort_unstable();
+            rows_of.dedup();
+            let table: &'static [u32] = Box::leak(rows_of.concat().into_boxed_slice());
+            let keyed = Keyed::new(table, width, width);
+            assert!(table.chunks(width).all(|row| keyed.holds(row)));
+            let mut probe = vec![0u32; width];
+            for i in 0..20_000u32 {
+                for (c, p) in probe.iter_mut().enumerate() {
+                    *p = (i.wrapping_mul(2_654_435_761) >> (c * 5)) % (values + 1);
+                }
+                assert_eq!(
+                    keyed.holds(&probe),
+                    contains(table, width, &probe),
+                    "{probe:?}"
+                );
+            }
+        }
     }
 
     #[test]

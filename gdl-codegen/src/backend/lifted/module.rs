@@ -427,7 +427,7 @@ fn ev_items(
     quote! {
         use ::std::rc::Rc;
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{contains, rows, set_bits, value_mask, Keyed, Memo, NONE};
+        use #rt::lifted::{rows, set_bits, value_mask, Keyed, Memo, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has

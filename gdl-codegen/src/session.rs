@@ -51,6 +51,14 @@ pub const AUTO_GROUND_TIME: std::time::Duration = std::time::Duration::from_secs
 /// against 432.
 pub const AUTO_MAX_TABLE_LITERALS: usize = 1_000_000;
 
+/// The rule-table threshold of a ground program whose unrolled code would
+/// be over the build budget: every atom with bodies of more than one
+/// literal is read from the rule tables. Othello: 342 K tests unrolled
+/// (223 s to build, about 4 000 playouts/s), 57 K tests and 294 K table
+/// literals this way (29 s to generate and build on a loaded machine, 169
+/// to 324 playouts/s), against 25 to 31 playouts/s lifted.
+pub const ALL_IN_TABLES: usize = 1;
+
 /// The back end that compiles a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Backend {
@@ -233,6 +241,8 @@ pub struct Session {
     options: CodegenOptions,
     frontend: Frontend,
     ground: OnceLock<Result<GroundProgram, GroundError>>,
+    /// The rule-table threshold `auto` chose, when not the default.
+    tables: OnceLock<Option<usize>>,
 }
 
 impl Session {
@@ -247,6 +257,7 @@ impl Session {
             options,
             frontend,
             ground: OnceLock::new(),
+            tables: OnceLock::new(),
         }
     }
 
@@ -263,6 +274,7 @@ impl Session {
             options,
             frontend,
             ground: OnceLock::new(),
+            tables: OnceLock::new(),
         }
     }
 
@@ -332,31 +344,9 @@ impl Session {
         }
         match self.ground() {
             Ok(gp) if gp.num_literals() <= self.options.emit.max_literals => {
-                // The bitnet costs a fraction of printing it (Othello: 0.4 s
-                // against 11 s).
-                let net = bitnet::build(gp, &Params::COMPILED);
-                let size = emit::code_size(gp, &net);
-                let limit = self.options.emit.max_code_tests;
-                if size.tests > limit {
-                    return Ok((
-                        Backend::Lifted,
-                        format!(
-                            "its ground code would be {} tests, over the build budget of {limit}",
-                            size.tests
-                        ),
-                    ));
-                }
-                if size.table_literals > AUTO_MAX_TABLE_LITERALS {
-                    return Ok((
-                        Backend::Lifted,
-                        format!(
-                            "its rule tables would hold {} literals, scanned on every state \
-                             (more than {AUTO_MAX_TABLE_LITERALS}: the lifted code runs faster)",
-                            size.table_literals
-                        ),
-                    ));
-                }
-                Ok((Backend::Ground, "the game grounds within budget".to_owned()))
+                let (backend, why, tables) = self.ground_fits(gp);
+                let _ = self.tables.set(tables);
+                Ok((backend, why))
             }
             Ok(gp) => Ok((
                 Backend::Lifted,
@@ -371,6 +361,51 @@ impl Session {
         }
     }
 
+    /// Whether the ground program's code fits the build budget, and its rule
+    /// tables stay small enough to scan on every state: as printed, else
+    /// with every atom of more than one body literal in the rule tables
+    /// (the rule-table threshold to use, if not the default), else not (the
+    /// lifted back end). The bitnet costs a fraction of printing it
+    /// (Othello: 0.4 s against 11 s).
+    fn ground_fits(&self, gp: &GroundProgram) -> (Backend, String, Option<usize>) {
+        let net = bitnet::build(gp, &Params::COMPILED);
+        let opts = &self.options.emit;
+        let limit = opts.max_code_tests;
+        let size = emit::code_size(&net, emit::table_threshold(gp, opts));
+        if size.tests <= limit && size.table_literals <= AUTO_MAX_TABLE_LITERALS {
+            return (
+                Backend::Ground,
+                "the game grounds within budget".to_owned(),
+                None,
+            );
+        }
+        let over = if size.tests > limit {
+            format!(
+                "its ground code would be {} tests, over the build budget of {limit}",
+                size.tests
+            )
+        } else {
+            format!(
+                "its rule tables would hold {} literals, scanned on every state (more than \
+                 {AUTO_MAX_TABLE_LITERALS}: the lifted code runs faster)",
+                size.table_literals
+            )
+        };
+        let tabled = emit::code_size(&net, ALL_IN_TABLES);
+        if size.tests > limit
+            && opts.rule_table_threshold.is_none()
+            && tabled.tests <= limit
+            && tabled.table_literals <= AUTO_MAX_TABLE_LITERALS
+        {
+            let why = format!(
+                "{over}; with its rules in tables, {} tests and {} table literals",
+                tabled.tests, tabled.table_literals
+            );
+            return (Backend::Ground, why, Some(ALL_IN_TABLES));
+        }
+        (Backend::Lifted, over, None)
+    }
+
     /// The generated module as tokens.
     pub fn module(&self) -> Result<Module, CodegenError> {
         match self.backend()?.0 {
@@ -379,7 +414,13 @@ impl Session {
                 lifted::module(program, &self.options.emit, &self.options.budget)
                     .map_err(CodegenError::Lifted)
             }
-            _ => emit::module(self.ground()?, &self.options.emit).map_err(CodegenError::Emit),
+            _ => {
+                let mut opts = self.options.emit.clone();
+                if let Some(&Some(t)) = self.tables.get() {
+                    opts.rule_table_threshold = Some(t);
+                }
+                emit::module(self.ground()?, &opts).map_err(CodegenError::Emit)
+            }
         }
     }
 

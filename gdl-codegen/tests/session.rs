@@ -144,3 +144,32 @@ fn auto_compiles_games_with_huge_rule_tables_lifted() {
     assert_eq!(backend, Backend::Lifted);
     assert!(why.contains("rule tables would hold"), "{why}");
 }
+
+/// Between the two: a game whose unrolled code is over the build budget
+/// but fits with its rules in the tables compiles ground that way.
+#[test]
+fn auto_puts_rules_in_tables_when_only_that_fits_the_build_budget() {
+    let tests_in = |why: &str| -> usize {
+        let at = why.find("would be ").expect("a size") + "would be ".len();
+        why[at..]
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("a number")
+    };
+    let mut options = CodegenOptions::default();
+    options.emit.max_code_tests = 1;
+    let (backend, why) = Session::open(&tictactoe(), options.clone())
+        .expect("reads")
+        .backend()
+        .expect("a back end");
+    assert_eq!(backend, Backend::Lifted, "{why}");
+    let unrolled = tests_in(&why);
+    options.emit.max_code_tests = unrolled - 1;
+    let session = Session::open(&tictactoe(), options).expect("reads");
+    let (backend, why) = session.backend().expect("a back end");
+    assert_eq!(backend, Backend::Ground, "{why}");
+    assert!(why.contains("with its rules in tables"), "{why}");
+    let code = session.code().expect("compiles");
+    assert!(code.contains("tabled_atoms(v, "), "the tables are used");
+}

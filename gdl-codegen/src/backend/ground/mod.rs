@@ -118,6 +118,13 @@ impl fmt::Display for EmitError {
 
 impl std::error::Error for EmitError {}
 
+/// The rule-table threshold of `gp` under `opts`: the one asked for, else
+/// one chosen from the program's size.
+pub fn table_threshold(gp: &GroundProgram, opts: &EmitOptions) -> usize {
+    opts.rule_table_threshold
+        .unwrap_or_else(|| tables::Tables::default_threshold(gp.num_literals()))
+}
+
 /// Generates the module of a ground game as tokens: nothing is formatted
 /// until [`Module::to_text`] writes it.
 pub fn module(gp: &GroundProgram, opts: &EmitOptions) -> Result<Module, EmitError> {
@@ -131,7 +138,7 @@ pub fn module(gp: &GroundProgram, opts: &EmitOptions) -> Result<Module, EmitErro
     let rt: syn::Path = syn::parse_str(&opts.runtime_path)
         .map_err(|_| EmitError::BadRuntimePath(opts.runtime_path.clone()))?;
     let net = bitnet::build(gp, &Params::COMPILED);
-    let tests = code_size(gp, &net).tests;
+    let tests = code_size(&net, table_threshold(gp, opts)).tests;
     if tests > opts.max_code_tests {
         return Err(EmitError::TooSlowToBuild {
             tests,

@@ -150,6 +150,18 @@ fn table_fn(tables: &Tables) -> TokenStream {
                 })
             })
         }
+
+        /// Computes the atoms `from..to` of the atom table, in order.
+        #[allow(dead_code, reason = "used where whole atoms are in the tables")]
+        #[inline(never)]
+        fn tabled_atoms(v: &mut Values, from: usize, to: usize) {
+            for atom in ATOM_TABLE[from * 3..to * 3].chunks_exact(3) {
+                if any_body(v, atom[1] as usize, atom[2] as usize) {
+                    let p = atom[0] as usize;
+                    v[p >> 6] |= 1 << (p & 63);
+                }
+            }
+        }
     }
 }
 
@@ -191,9 +203,7 @@ pub(super) fn tokens(
     opts: &EmitOptions,
     rt: &syn::Path,
 ) -> (TokenStream, Tables) {
-    let threshold = opts
-        .rule_table_threshold
-        .unwrap_or_else(|| Tables::default_threshold(gp.num_literals()));
+    let threshold = super::table_threshold(gp, opts);
     let mut p = Printer {
         fns: Vec::new(),
         tables: Tables::new(threshold),

@@ -9,7 +9,6 @@ use super::tables::Tables;
 use crate::bitnet::conj::Conj;
 use crate::bitnet::schedule::{Block, Demand, Schedule, Unit};
 use crate::bitnet::Bitnet;
-use crate::ground::GroundProgram;
 
 /// Tests per generated function before a new one is started.
 pub const CHUNK_WEIGHT: usize = 1500;
@@ -83,24 +82,34 @@ pub struct CodeSize {
     pub table_literals: usize,
 }
 
-/// The size of the module of `gp` (bitnet `net`).
-pub fn code_size(gp: &GroundProgram, net: &Bitnet) -> CodeSize {
-    let tables = Tables::new(Tables::default_threshold(gp.num_literals()));
+/// The size of the module of `gp` (bitnet `net`) with rule-table threshold
+/// `threshold`.
+pub fn code_size(net: &Bitnet, threshold: usize) -> CodeSize {
+    let tables = Tables::new(threshold);
     let mut size = CodeSize {
         tests: 0,
         table_literals: 0,
     };
-    let atoms = [&net.eval, &net.goal, &net.next]
+    let units = [&net.eval, &net.goal, &net.next]
         .into_iter()
         .flat_map(|s| &s.groups)
         .filter(|g| !matches!(g.demand, Demand::Never))
         .flat_map(|g| &g.blocks)
-        .flat_map(Block::units)
-        .flat_map(Unit::bodies);
-    for (_, conjs) in atoms {
-        size.tests += atom_weight(&tables, &conjs);
-        if tables.is_big(&conjs) {
-            size.table_literals += conjs.iter().map(|c| c.lits.len()).sum::<usize>();
+        .flat_map(Block::units);
+    for unit in units {
+        // A run of atoms wholly in the tables is one call.
+        let mut in_run = false;
+        for (_, conjs) in unit.bodies() {
+            if tables.is_big(&conjs) {
+                size.table_literals += conjs.iter().map(|c| c.lits.len()).sum::<usize>();
+            }
+            let whole = tables.is_big(&conjs) && !conjs.iter().any(Conj::is_single);
+            size.tests += match (whole, in_run) {
+                (true, true) => 0,
+                (true, false) => 1,
+                (false, _) => atom_weight(&tables, &conjs),
+            };
+            in_run = whole;
         }
     }
     size.tests += net
@@ -272,18 +281,39 @@ impl Printer {
         }
     }
 
+    /// The call computing the tabled atoms from `start` to the last one
+    /// added.
+    fn tabled_run(&self, start: usize) -> Item {
+        let (from, to) = (lit_usize(start), lit_usize(self.tables.num_atoms()));
+        (quote!(tabled_atoms(v, #from, #to);), 1)
+    }
+
     /// The statements computing a unit, with their weights, appended to
     /// `out`.
     fn unit_items(&mut self, unit: &Unit, out: &mut Vec<Item>) {
         let mut items = Vec::new();
         let mut words = Vec::new();
+        // Consecutive atoms wholly in the rule tables: one call for all.
+        let mut run: Option<usize> = None;
         for (pos, conjs) in unit.bodies() {
-            let w = self.atom_weight(&conjs);
-            let test = self.atom_test(pos, conjs);
             if !words.contains(&(pos >> 6)) {
                 words.push(pos >> 6);
             }
+            if self.tables.is_big(&conjs) && !conjs.iter().any(Conj::is_single) {
+                let (from, to) = self.tables.add(pos, &conjs);
+                let i = self.tables.add_atom(pos, from, to);
+                run = run.or(Some(i));
+                continue;
+            }
+            if let Some(start) = run.take() {
+                items.push(self.tabled_run(start));
+            }
+            let w = self.atom_weight(&conjs);
+            let test = self.atom_test(pos, conjs);
             items.push((set_bit(pos, test), w));
+        }
+        if let Some(start) = run {
+            items.push(self.tabled_run(start));
         }
         if !unit.cyclic {
             out.extend(items);

@@ -38,6 +38,10 @@ pub struct Tables {
     /// The bodies already stored for an atom (by bit position), so that an
     /// atom computed by several queries is stored once.
     stored: HashMap<u32, (u32, u32)>,
+    /// Atoms computed wholly from the tables, three numbers each: bit
+    /// position, first body, one past the last body. A run of them is one
+    /// call of a loop, so that a big game's code does not grow with them.
+    atoms: Vec<u32>,
 }
 
 impl Tables {
@@ -59,6 +63,7 @@ impl Tables {
             body_start: vec![0],
             literals: Vec::new(),
             stored: HashMap::new(),
+            atoms: Vec::new(),
         }
     }
 
@@ -97,6 +102,18 @@ impl Tables {
         range
     }
 
+    /// Adds an atom computed wholly from bodies `from..to`, returning its
+    /// index in the atom table.
+    pub fn add_atom(&mut self, pos: u32, from: u32, to: u32) -> usize {
+        self.atoms.extend([pos, from, to]);
+        self.atoms.len() / 3 - 1
+    }
+
+    /// The number of atoms in the atom table.
+    pub fn num_atoms(&self) -> usize {
+        self.atoms.len() / 3
+    }
+
     /// Whether no atom went into the tables.
     pub fn is_empty(&self) -> bool {
         self.stored.is_empty()
@@ -119,6 +136,12 @@ impl Tables {
                 name: "BODY_LITERALS".into(),
                 data: self.literals.clone(),
                 may_be_unused: false,
+            },
+            DataArray {
+                doc: "Atoms computed wholly from the rule tables: bit position, first body, one past the last body.".into(),
+                name: "ATOM_TABLE".into(),
+                data: self.atoms.clone(),
+                may_be_unused: true,
             },
         ]
     }

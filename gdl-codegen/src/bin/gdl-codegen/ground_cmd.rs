@@ -4,7 +4,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
-use gdl_codegen::backend::ground::code_size;
+use gdl_codegen::backend::ground::{code_size, table_threshold, EmitOptions};
 use gdl_codegen::bitnet::{self, Params};
 use gdl_codegen::ground::{self, Budget};
 use gdl_codegen::session::{Caller, CodegenError};
@@ -101,7 +101,8 @@ pub fn run(args: &GroundArgs) -> u8 {
                 );
             }
         } else if !args.dump && !args.dump_bitnet {
-            let size = code_size(&gp, &bitnet::build(&gp, &Params::COMPILED));
+            let threshold = table_threshold(&gp, &EmitOptions::default());
+            let size = code_size(&bitnet::build(&gp, &Params::COMPILED), threshold);
             let _ = writeln!(
                 out,
                 "{path}: {}; code of {} tests, rule tables of {} literals",

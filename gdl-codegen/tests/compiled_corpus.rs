@@ -140,9 +140,13 @@ fn cli_replay(
             .find(|l| l.contains("DIFFERS"))
             .unwrap_or_default()
             .to_owned())),
+        // The error line, past the warnings the front end prints first.
         code => Err(format!(
             "exit {code:?}: {}",
-            compiled::excerpt(&out.stderr, 3)
+            out.stderr
+                .lines()
+                .find(|l| l.starts_with("error"))
+                .map_or_else(|| compiled::excerpt(&out.stderr, 3), str::to_owned)
         )),
     }
 }

@@ -220,6 +220,8 @@ pub fn static_check(
     let doc = format!(" Whether `{name}` holds of these arguments (a static relation).");
     let prefix = format!("IN_{}", name.to_ascii_uppercase());
     if tuples.is_empty() {
+        // No tuple: the arguments go unread.
+        let params: Vec<_> = (0..arity).map(|i| format_ident!("_x{}", i)).collect();
         let f = quote! {
             #[doc = #doc]
             #[allow(clippy::too_many_arguments, reason = "one argument per argument of the relation")]

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use crate::backend::common::names;
 use crate::backend::ground::{self as emit, EmitError, EmitOptions, Module};
 use crate::backend::lifted::{self, LiftedError};
-use crate::bitnet::{self, Params};
+use crate::bitnet::{self, Bitnet, Params};
 use crate::front::{self, Frontend, Options};
 use crate::ground::{self, Budget, GroundError, GroundProgram, Limit};
 
@@ -243,6 +243,9 @@ pub struct Session {
     ground: OnceLock<Result<GroundProgram, GroundError>>,
     /// The rule-table threshold `auto` chose, when not the default.
     tables: OnceLock<Option<usize>>,
+    /// The ground program's bitnet, built once for `auto`'s size estimate
+    /// and the ground module.
+    bitnet: OnceLock<Bitnet>,
 }
 
 impl Session {
@@ -258,6 +261,7 @@ impl Session {
             frontend,
             ground: OnceLock::new(),
             tables: OnceLock::new(),
+            bitnet: OnceLock::new(),
         }
     }
 
@@ -275,6 +279,7 @@ impl Session {
             frontend,
             ground: OnceLock::new(),
             tables: OnceLock::new(),
+            bitnet: OnceLock::new(),
         }
     }
 
@@ -368,10 +373,10 @@ impl Session {
     /// lifted back end). The bitnet costs a fraction of printing it
     /// (Othello: 0.4 s against 11 s).
     fn ground_fits(&self, gp: &GroundProgram) -> (Backend, String, Option<usize>) {
-        let net = bitnet::build(gp, &Params::COMPILED);
+        let net = self.bitnet(gp);
         let opts = &self.options.emit;
         let limit = opts.max_code_tests;
-        let size = emit::code_size(&net, emit::table_threshold(gp, opts));
+        let size = emit::code_size(net, emit::table_threshold(gp, opts));
         if size.tests <= limit && size.table_literals <= AUTO_MAX_TABLE_LITERALS {
             return (
                 Backend::Ground,
@@ -391,19 +396,23 @@ impl Session {
                 size.table_literals
             )
         };
-        let tabled = emit::code_size(&net, ALL_IN_TABLES);
-        if size.tests > limit
-            && opts.rule_table_threshold.is_none()
-            && tabled.tests <= limit
-            && tabled.table_literals <= AUTO_MAX_TABLE_LITERALS
-        {
-            let why = format!(
-                "{over}; with its rules in tables, {} tests and {} table literals",
-                tabled.tests, tabled.table_literals
-            );
-            return (Backend::Ground, why, Some(ALL_IN_TABLES));
+        if size.tests > limit && opts.rule_table_threshold.is_none() {
+            let tabled = emit::code_size(net, ALL_IN_TABLES);
+            if tabled.tests <= limit && tabled.table_literals <= AUTO_MAX_TABLE_LITERALS {
+                let why = format!(
+                    "{over}; with its rules in tables, {} tests and {} table literals",
+                    tabled.tests, tabled.table_literals
+                );
+                return (Backend::Ground, why, Some(ALL_IN_TABLES));
+            }
         }
         (Backend::Lifted, over, None)
+    }
+
+    /// The bitnet of `gp` (the session's ground program), built once.
+    fn bitnet(&self, gp: &GroundProgram) -> &Bitnet {
+        self.bitnet
+            .get_or_init(|| bitnet::build(gp, &Params::COMPILED))
     }
 
     /// The generated module as tokens.
@@ -419,7 +428,8 @@ impl Session {
                 if let Some(&Some(t)) = self.tables.get() {
                     opts.rule_table_threshold = Some(t);
                 }
-                emit::module(self.ground()?, &opts).map_err(CodegenError::Emit)
+                let gp = self.ground()?;
+                emit::module_with(gp, self.bitnet(gp), &opts).map_err(CodegenError::Emit)
             }
         }
     }

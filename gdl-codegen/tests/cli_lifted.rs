@@ -41,25 +41,19 @@ fn outcome(out: &Output) -> String {
     line[length..].to_owned()
 }
 
+/// `play game --reasoner reasoner` with `options`, in the compiled-game
+/// cache `cache`.
+fn play(game: &str, cache: &str, reasoner: &str, options: &[&str]) -> Output {
+    let mut args = vec!["play", game, "--reasoner", reasoner, "--cache-dir", cache];
+    args.extend_from_slice(options);
+    gdl_codegen(&args)
+}
+
 #[test]
 fn lifted_and_ground_play_the_same_seeded_matches() {
     let (game, cache) = (tictactoe(), cache_dir("play"));
-    let play = |reasoner: &str| {
-        gdl_codegen(&[
-            "play",
-            &game,
-            "--reasoner",
-            reasoner,
-            "--backend",
-            "ground",
-            "--playouts",
-            "50",
-            "--seed",
-            "7",
-            "--cache-dir",
-            &cache,
-        ])
-    };
+    let options = ["--backend", "ground", "--playouts", "50", "--seed", "7"];
+    let play = |reasoner: &str| play(&game, &cache, reasoner, &options);
     let (lifted, ground) = (play("lifted"), play("compiled"));
     assert_eq!(outcome(&lifted), outcome(&ground));
     assert!(outcome(&lifted).contains("goals"), "{}", outcome(&lifted));
@@ -102,22 +96,8 @@ fn a_relation_too_large_to_derive_is_evaluated_at_run_time() {
         .display()
         .to_string();
     let cache = cache_dir("deferred");
-    let play = |reasoner: &str| {
-        gdl_codegen(&[
-            "play",
-            &game,
-            "--reasoner",
-            reasoner,
-            "--max-rules",
-            "200000",
-            "--playouts",
-            "200",
-            "--seed",
-            "3",
-            "--cache-dir",
-            &cache,
-        ])
-    };
+    let options = ["--max-rules", "200000", "--playouts", "200", "--seed", "3"];
+    let play = |reasoner: &str| play(&game, &cache, reasoner, &options);
     let (lifted, interpreted) = (play("lifted"), play("interpreter"));
     assert_eq!(outcome(&lifted), outcome(&interpreted));
     assert!(

@@ -163,20 +163,21 @@ impl Keyed {
     /// table's `keys` key columns).
     #[inline]
     pub fn rows(&self, key: &[u32]) -> &'static [u32] {
-        let dir = match self.directory.get() {
-            Some(dir) => dir,
-            None => self.init(),
-        };
-        let Some(cell) = dir.cell(key) else {
-            return &[];
-        };
-        let w = self.width;
-        let run = &self.table[dir.starts[cell] as usize * w..dir.starts[cell + 1] as usize * w];
-        if key.len() == dir.ranks.len() {
-            run
-        } else {
-            rows(run, w, key)
+        match self.key_run(key) {
+            Some((run, true)) => run,
+            Some((run, false)) => rows(run, self.width, key),
+            None => &[],
         }
+    }
+
+    /// The rows of the directory cell of `key`, and whether the directory
+    /// covers all of `key` (else the run holds other rows too); `None` when
+    /// a value of `key` is in no row.
+    #[inline(always)]
+    fn key_run(&self, key: &[u32]) -> Option<(&'static [u32], bool)> {
+        let dir = self.dir();
+        let cell = dir.cell(key)?;
+        Some((self.run(dir, cell), key.len() == dir.ranks.len()))
     }
 }
 
@@ -187,18 +188,14 @@ impl Keyed {
     /// searched.
     #[inline]
     pub fn holds(&self, key: &[u32]) -> bool {
-        let dir = self.dir();
-        let Some(cell) = dir.cell(key) else {
-            return false;
-        };
-        let run = self.run(dir, cell);
         let w = self.width;
-        if key.len() == dir.ranks.len() {
-            !run.is_empty()
-        } else if run.len() <= 16 * w {
-            run.chunks_exact(w).any(|row| row[..key.len()] == *key)
-        } else {
-            !rows(run, w, key).is_empty()
+        match self.key_run(key) {
+            Some((run, true)) => !run.is_empty(),
+            Some((run, false)) if run.len() <= 16 * w => {
+                run.chunks_exact(w).any(|row| row[..key.len()] == *key)
+            }
+            Some((run, false)) => !rows(run, w, key).is_empty(),
+            None => false,
         }
     }
 

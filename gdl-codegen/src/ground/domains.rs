@@ -128,6 +128,18 @@ pub struct Relaxation {
     pub loose: Vec<bool>,
 }
 
+impl Relaxation {
+    /// Whether relation `p` is left to run time.
+    fn is_deferred(&self, p: usize) -> bool {
+        self.deferred.get(p).copied().unwrap_or(false)
+    }
+
+    /// Whether relation `p` is derived loosely.
+    fn is_loose(&self, p: usize) -> bool {
+        self.loose.get(p).copied().unwrap_or(false)
+    }
+}
+
 /// [`compute`], over the relations of `scope` only (the others stay empty).
 /// `relax` says which relations are deferred or loose.
 pub fn compute_scoped(
@@ -144,7 +156,7 @@ pub fn compute_scoped(
         .collect();
     names.push("base (computed)".into());
     names.push("input (computed)".into());
-    let is_deferred = |p: usize| relax.deferred.get(p).copied().unwrap_or(false);
+    let is_deferred = |p: usize| relax.is_deferred(p);
     let mut dynamic = dynamic_relations(program);
     for (p, d) in dynamic.iter_mut().enumerate() {
         *d |= is_deferred(p);
@@ -214,12 +226,7 @@ pub fn compute_scoped(
     }
     let mut relaxed: Vec<CRule> = rules.iter().map(|r| r.relaxed.clone()).collect();
     for r in &mut relaxed {
-        if relax
-            .loose
-            .get(r.head_rel as usize)
-            .copied()
-            .unwrap_or(false)
-        {
+        if relax.is_loose(r.head_rel as usize) {
             let always =
                 |rel: u32| rel as usize == base_rel || (rel < n as u32 && !dynamic[rel as usize]);
             loosen(r, always);

@@ -30,7 +30,7 @@ pub mod tables;
 use std::fmt;
 
 pub use crate::backend::common::format::Module;
-use crate::bitnet::{self, Params};
+use crate::bitnet::{self, Bitnet, Params};
 use crate::ground::GroundProgram;
 
 /// The build budget of ground code, in tests (a literal of a rule body,
@@ -128,6 +128,16 @@ pub fn table_threshold(gp: &GroundProgram, opts: &EmitOptions) -> usize {
 /// Generates the module of a ground game as tokens: nothing is formatted
 /// until [`Module::to_text`] writes it.
 pub fn module(gp: &GroundProgram, opts: &EmitOptions) -> Result<Module, EmitError> {
+    module_with(gp, &bitnet::build(gp, &Params::COMPILED), opts)
+}
+
+/// [`module`] from the game's bitnet `net` (`bitnet::build` of `gp` with
+/// [`Params::COMPILED`]), for a caller that has built it already.
+pub fn module_with(
+    gp: &GroundProgram,
+    net: &Bitnet,
+    opts: &EmitOptions,
+) -> Result<Module, EmitError> {
     let literals = gp.num_literals();
     if literals > opts.max_literals {
         return Err(EmitError::TooLarge {
@@ -137,15 +147,14 @@ pub fn module(gp: &GroundProgram, opts: &EmitOptions) -> Result<Module, EmitErro
     }
     let rt: syn::Path = syn::parse_str(&opts.runtime_path)
         .map_err(|_| EmitError::BadRuntimePath(opts.runtime_path.clone()))?;
-    let net = bitnet::build(gp, &Params::COMPILED);
-    let tests = code_size(&net, table_threshold(gp, opts)).tests;
+    let tests = code_size(net, table_threshold(gp, opts)).tests;
     if tests > opts.max_code_tests {
         return Err(EmitError::TooSlowToBuild {
             tests,
             limit: opts.max_code_tests,
         });
     }
-    let (items, tables) = module::tokens(gp, &net, opts, &rt);
+    let (items, tables) = module::tokens(gp, net, opts, &rt);
     Ok(Module {
         items,
         data: tables.arrays(),

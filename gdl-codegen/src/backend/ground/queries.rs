@@ -103,7 +103,7 @@ pub fn code_size(net: &Bitnet, threshold: usize) -> CodeSize {
             if tables.is_big(&conjs) {
                 size.table_literals += conjs.iter().map(|c| c.lits.len()).sum::<usize>();
             }
-            let whole = tables.is_big(&conjs) && !conjs.iter().any(Conj::is_single);
+            let whole = tables.is_whole(&conjs);
             size.tests += match (whole, in_run) {
                 (true, true) => 0,
                 (true, false) => 1,
@@ -299,7 +299,7 @@ impl Printer {
             if !words.contains(&(pos >> 6)) {
                 words.push(pos >> 6);
             }
-            if self.tables.is_big(&conjs) && !conjs.iter().any(Conj::is_single) {
+            if self.tables.is_whole(&conjs) {
                 let (from, to) = self.tables.add(pos, &conjs);
                 let i = self.tables.add_atom(pos, from, to);
                 run = run.or(Some(i));

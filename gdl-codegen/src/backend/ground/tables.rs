@@ -80,6 +80,13 @@ impl Tables {
                 > self.threshold
     }
 
+    /// Whether an atom with these bodies is computed wholly from the
+    /// tables (it has no body of one positive literal to test apart), so
+    /// that it joins the atom table.
+    pub fn is_whole(&self, conjs: &[Conj]) -> bool {
+        self.is_big(conjs) && !conjs.iter().any(Conj::is_single)
+    }
+
     /// Stores the bodies of the atom at `pos`, returning the range of body
     /// numbers that hold them.
     pub fn add(&mut self, pos: u32, conjs: &[Conj]) -> (u32, u32) {

@@ -21,13 +21,13 @@
 
 use crate::front::ir::{Literal, Program, Rule, Term};
 use crate::front::symbols::Keyword;
-use crate::ground::domains;
 
 /// Marks `failed` (the relation whose derivation went over the budget) and
-/// what must go with it in `deferred`. Returns false, leaving `deferred`
-/// unusable, when the game cannot do without deriving them.
-pub fn defer(program: &Program, failed: usize, deferred: &mut [bool]) -> bool {
-    let dynamic = domains::dynamic_relations(program);
+/// what must go with it in `deferred`; `dynamic` is
+/// [`dynamic_relations`](crate::ground::domains::dynamic_relations) of the
+/// program. Returns false, leaving `deferred` unusable, when the game
+/// cannot do without deriving them.
+pub fn defer(program: &Program, dynamic: &[bool], failed: usize, deferred: &mut [bool]) -> bool {
     deferred[failed] = true;
     loop {
         let mut changed = false;
@@ -36,7 +36,7 @@ pub fn defer(program: &Program, failed: usize, deferred: &mut [bool]) -> bool {
             if deferred[head] || !uses_deferred(rule, deferred) {
                 continue;
             }
-            if !dynamic[head] || !droppable(rule, deferred, &dynamic) {
+            if !dynamic[head] || !droppable(rule, deferred, dynamic) {
                 deferred[head] = true;
                 changed = true;
             }
@@ -112,6 +112,7 @@ fn flat(t: &Term) -> bool {
 mod tests {
     use super::*;
     use crate::front::{self, Options};
+    use crate::ground::domains;
 
     fn program(text: &str) -> Program {
         let fe = front::run_bytes("test.kif", text.as_bytes(), &Options::default());
@@ -140,7 +141,12 @@ mod tests {
     fn a_filter_is_deferred_with_the_static_relations_over_it() {
         let p = program(GAME);
         let mut d = vec![false; p.preds.len()];
-        assert!(defer(&p, pred(&p, "big"), &mut d));
+        assert!(defer(
+            &p,
+            &domains::dynamic_relations(&p),
+            pred(&p, "big"),
+            &mut d
+        ));
         assert!(d[pred(&p, "big")]);
         // `uses` is static: its table would be exact only with `big`.
         assert!(d[pred(&p, "uses")]);
@@ -159,7 +165,12 @@ mod tests {
              (<= (goal r 100) (true (c 2)))",
         );
         let mut d = vec![false; p.preds.len()];
-        assert!(!defer(&p, pred(&p, "pick"), &mut d));
+        assert!(!defer(
+            &p,
+            &domains::dynamic_relations(&p),
+            pred(&p, "pick"),
+            &mut d
+        ));
     }
 
     #[test]
@@ -173,6 +184,11 @@ mod tests {
              (<= (goal r 100) (true (c 2)))",
         );
         let mut d = vec![false; p.preds.len()];
-        assert!(!defer(&p, pred(&p, "wrap"), &mut d));
+        assert!(!defer(
+            &p,
+            &domains::dynamic_relations(&p),
+            pred(&p, "wrap"),
+            &mut d
+        ));
     }
 }

@@ -177,7 +177,9 @@ fn relaxed_domains(program: &Program, budget: &Budget) -> Result<Domains, Ground
         let failed = (0..n).find(|&p| domains::rel_name(program, PredId(p as u32)) == *relation);
         match failed {
             Some(p) if dynamic[p] && !relax.loose[p] => relax.loose[p] = true,
-            Some(p) if !relax.deferred[p] && defer::defer(program, p, &mut relax.deferred) => {}
+            Some(p)
+                if !relax.deferred[p]
+                    && defer::defer(program, &dynamic, p, &mut relax.deferred) => {}
             _ => return Err(e),
         }
     }

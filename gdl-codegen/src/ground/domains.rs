@@ -61,6 +61,10 @@ pub struct Domains {
     pub input_rel: usize,
     /// The program's rules, prepared.
     pub rules: Vec<RuleInfo>,
+    /// Per relation of `db`: whether the fixpoint derived it (under
+    /// [`Scope::Inputs`] only what the inputs depend on is; a relation left
+    /// out holds no tuples, which is not its extension).
+    pub solved: Vec<bool>,
 }
 
 /// Display name of a relation: `name/arity`.
@@ -247,6 +251,9 @@ pub fn compute_scoped(
     relaxed.extend(link(kw(Keyword::Init), base_rel, 1));
     relaxed.extend(link(kw(Keyword::Next), base_rel, 1));
     relaxed.extend(link(kw(Keyword::Legal), input_rel, 2));
+    let mut solved: Vec<bool> = (0..names.len())
+        .map(|r| r >= n || !is_deferred(r))
+        .collect();
     if scope == Scope::Inputs {
         let mut need: Vec<bool> = (0..names.len())
             .map(|r| r >= n || !dynamic[r] || r == base_rel || r == input_rel)
@@ -255,6 +262,9 @@ pub fn compute_scoped(
         need[input_rel] = true;
         relevant(&relaxed, &mut need);
         relaxed.retain(|r| need[r.head_rel as usize] && !is_deferred(r.head_rel as usize));
+        for (s, need) in solved.iter_mut().zip(need) {
+            *s &= need;
+        }
     }
     let mut db = Db::new(terms, names);
     db.max_work = budget.max_work;
@@ -265,6 +275,7 @@ pub fn compute_scoped(
         base_rel,
         input_rel,
         rules,
+        solved,
     })
 }
 

@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::defer;
+use super::{defer, guards};
 use crate::front::ir::{Keyword, PredId, Program};
 use crate::front::symbols::Sym;
 use crate::ground::budget::{Budget, GroundError};
@@ -55,6 +55,9 @@ pub struct Facts {
     pub statics: Vec<Option<Vec<Vec<u32>>>>,
     /// Per relation: whether it depends on the state or the move.
     pub dynamic: Vec<bool>,
+    /// The guards (static relations numbered after the program's, in this
+    /// order): per guard, the relation it guards (see [`guards`]).
+    pub guards: Vec<u32>,
     /// The program's rules over the term store of the universe.
     pub rules: Vec<CRule>,
     /// Whether names keep their case.
@@ -72,7 +75,14 @@ impl Facts {
             ..*budget
         };
         let mut dom = relaxed_domains(program, &budget)?;
-        let rules = compile_rules(program, &mut dom);
+        let n = program.preds.len();
+        let guards = guards::compute(&mut dom, n, &budget);
+        let mut rules = compile_rules(program, &mut dom);
+        for (k, g) in guards.iter().enumerate() {
+            for r in rules.iter_mut().filter(|r| r.head_rel == g.of) {
+                r.body.insert(0, g.literal((n + k) as u32, &r.head));
+            }
+        }
         let universe = Universe::new(program, &dom);
         let rules = rules.iter().map(|r| universe.map_rule(r)).collect();
         let db = &dom.db;
@@ -126,7 +136,7 @@ impl Facts {
             .unwrap_or_default();
         init.sort_unstable();
         init.dedup();
-        let statics = (0..program.preds.len())
+        let mut statics: Vec<Option<Vec<Vec<u32>>>> = (0..n)
             .map(|p| {
                 (!dom.dynamic[p]).then(|| {
                     db.rels[p]
@@ -137,6 +147,16 @@ impl Facts {
                 })
             })
             .collect();
+        statics.extend(guards.iter().map(|g| {
+            Some(
+                g.tuples
+                    .iter()
+                    .map(|t| t.iter().map(|&x| gen(x)).collect())
+                    .collect(),
+            )
+        }));
+        let mut dynamic = dom.dynamic.clone();
+        dynamic.resize(statics.len(), false);
         Ok(Facts {
             roles,
             role_names,
@@ -144,7 +164,8 @@ impl Facts {
             moves,
             init,
             statics,
-            dynamic: dom.dynamic.clone(),
+            dynamic,
+            guards: guards.iter().map(|g| g.of).collect(),
             rules,
             case_sensitive: program.symbols.is_case_sensitive(),
             universe,

@@ -19,6 +19,7 @@
 pub mod body;
 pub mod defer;
 pub mod facts;
+pub mod guards;
 pub mod module;
 pub mod plan;
 pub mod terms;
@@ -143,8 +144,21 @@ impl Registry {
                 };
                 format!("{clean}_{}", program.preds[p].arity)
             })
+            .collect::<Vec<_>>();
+        let mut arity: Vec<usize> = program.preds.iter().map(|p| p.arity).collect();
+        let guard_names: Vec<String> = facts
+            .guards
+            .iter()
+            .map(|&of| format!("guard_{}", names[of as usize]))
             .collect();
-        let names = unique(names);
+        arity.extend(facts.guards.iter().enumerate().map(|(k, _)| {
+            facts.statics[n + k]
+                .as_ref()
+                .and_then(|t| t.first())
+                .map_or(0, Vec::len)
+        }));
+        let names = unique(names.into_iter().chain(guard_names).collect());
+        let n = names.len();
         let functors = facts
             .universe
             .functors
@@ -161,7 +175,7 @@ impl Registry {
         let kw = |k| program.keyword_pred(k).map(|p| p.0);
         Registry {
             names,
-            arity: program.preds.iter().map(|p| p.arity).collect(),
+            arity,
             functors,
             made: BTreeSet::new(),
             statics: BTreeSet::new(),

@@ -1,0 +1,321 @@
+//! Guards of recursive relations: for each dynamic relation on a cycle, a
+//! static over-approximation of its tuples (its rules with the state relaxed
+//! to the reachable fluents and the other dynamic relations to their relaxed
+//! domains or left out), computed at compile time and tested first by each of
+//! its rules.
+//!
+//! A recursive search that cannot succeed then stops at its first call:
+//! chess's `clear_diagonal_ne ?u ?v ?x ?y`, asked of a square off the
+//! diagonal of `(?u, ?v)`, walks square by square to the board's edge before
+//! it fails; its guard, the pairs of squares on one diagonal, refuses it at
+//! once. Columns the over-approximation does not constrain (the `?ignorex
+//! ?ignorey` of `clear_diagonal_ne_ig`, any square) are projected away, so
+//! that a guard is a small table, and a guard that would refuse less than
+//! half of the argument combinations is not kept.
+
+use rustc_hash::FxHashSet;
+
+use crate::analysis::scc::tarjan;
+use crate::ground::budget::Budget;
+use crate::ground::db::Relation;
+use crate::ground::domains::Domains;
+use crate::lifted::{CRule, Lit, Pat};
+
+/// Most tuples the guards of one component may derive.
+const MAX_GUARD_TUPLES: usize = 200_000;
+
+/// Join work the guards of one component may do, in atoms tried.
+const MAX_GUARD_WORK: u64 = 20_000_000;
+
+/// A guard: a static relation of the domain database over some of the
+/// guarded relation's arguments.
+#[derive(Clone, Debug)]
+pub struct Guard {
+    /// The guarded relation (a program relation).
+    pub of: u32,
+    /// The guarded relation's arguments the guard keeps, in order.
+    pub columns: Vec<usize>,
+    /// The guard's tuples, as domain term ids (projected on `columns`,
+    /// deduplicated).
+    pub tuples: Vec<Vec<u32>>,
+}
+
+impl Guard {
+    /// The literal testing the guard in a rule of the guarded relation,
+    /// the guard being relation `rel`.
+    pub fn literal(&self, rel: u32, head: &[Pat]) -> Lit {
+        Lit::Pos(rel, self.columns.iter().map(|&c| head[c].clone()).collect())
+    }
+}
+
+/// The guards of the recursive dynamic relations of `dom`'s program, among
+/// its first `n` relations (the program's), computed within a budget of
+/// their own; components whose guards go over it, or whose rules cannot be
+/// relaxed safely, get none.
+pub fn compute(dom: &mut Domains, n: usize, budget: &Budget) -> Vec<Guard> {
+    let rules: Vec<CRule> = dom.rules.iter().map(|r| r.relaxed.clone()).collect();
+    let mut guards = Vec::new();
+    for comp in cyclic_components(&rules, dom.db.rels.len(), n, &dom.dynamic) {
+        let first = dom.db.rels.len();
+        let Some(shadow) = shadow_rules(&rules, &comp, first, dom) else {
+            continue;
+        };
+        for &p in &comp {
+            dom.db.rels.push(Relation::default());
+            let name = format!("guard of {}", dom.db.rel_names[p]);
+            dom.db.rel_names.push(name);
+        }
+        let limit = Budget {
+            max_rules: dom.db.total_tuples + MAX_GUARD_TUPLES,
+            max_work: dom.db.work.saturating_add(MAX_GUARD_WORK),
+            ..*budget
+        };
+        let max_work = std::mem::replace(&mut dom.db.max_work, limit.max_work);
+        let solved = dom.db.solve(&shadow, &limit);
+        dom.db.max_work = max_work;
+        if solved.is_err() {
+            continue;
+        }
+        for (k, &p) in comp.iter().enumerate() {
+            let tuples: Vec<Vec<u32>> = dom.db.rels[first + k]
+                .tuples
+                .iter()
+                .map(|&a| dom.db.terms.args(a).to_vec())
+                .collect();
+            if let Some(guard) = narrow(p as u32, tuples) {
+                guards.push(guard);
+            }
+        }
+    }
+    guards
+}
+
+/// The components of more than one relation, or of one that reads itself,
+/// whose relations are all dynamic program relations.
+fn cyclic_components(
+    rules: &[CRule],
+    num_rels: usize,
+    n: usize,
+    dynamic: &[bool],
+) -> Vec<Vec<usize>> {
+    let mut succ = vec![Vec::new(); num_rels];
+    for r in rules {
+        for lit in &r.body {
+            if let Lit::Pos(rel, _) = lit {
+                succ[r.head_rel as usize].push(*rel as usize);
+            }
+        }
+    }
+    let sccs = tarjan(&succ, |&v| v);
+    let mut members = vec![Vec::new(); sccs.count()];
+    for (rel, &c) in sccs.comp.iter().enumerate() {
+        members[c as usize].push(rel);
+    }
+    members
+        .into_iter()
+        .filter(|m| m.len() > 1 || succ[m[0]].contains(&m[0]))
+        .filter(|m| m.iter().all(|&p| p < n && dynamic[p]))
+        .collect()
+}
+
+/// The rules deriving the guards of `comp` (guard `k` being relation
+/// `first + k`): each rule of a member with its literals on members read
+/// from their guards, and those on dynamic relations the domains did not
+/// derive left out; `None` if leaving them out makes a rule unsafe.
+fn shadow_rules(
+    rules: &[CRule],
+    comp: &[usize],
+    first: usize,
+    dom: &Domains,
+) -> Option<Vec<CRule>> {
+    let guard_of = |rel: u32| comp.iter().position(|&p| p == rel as usize);
+    let known = |rel: u32| dom.solved[rel as usize];
+    let mut out = Vec::new();
+    for r in rules.iter().filter(|r| guard_of(r.head_rel).is_some()) {
+        let mut body = Vec::with_capacity(r.body.len());
+        for lit in &r.body {
+            match lit {
+                Lit::Pos(rel, args) => match guard_of(*rel) {
+                    Some(k) => body.push(Lit::Pos((first + k) as u32, args.clone())),
+                    None if known(*rel) => body.push(lit.clone()),
+                    None => {}
+                },
+                _ => body.push(lit.clone()),
+            }
+        }
+        let shadow = CRule {
+            head_rel: (first + guard_of(r.head_rel)?) as u32,
+            head: r.head.clone(),
+            body,
+            num_vars: r.num_vars,
+        };
+        if !safe(&shadow) {
+            return None;
+        }
+        out.push(shadow);
+    }
+    Some(out)
+}
+
+/// Whether every variable of the head, of a negation and of a `distinct`
+/// is bound by a positive literal.
+fn safe(rule: &CRule) -> bool {
+    let mut bound = vec![false; rule.num_vars];
+    for lit in &rule.body {
+        if let Lit::Pos(..) = lit {
+            lit.for_each_var(&mut |v| bound[v as usize] = true);
+        }
+    }
+    let mut ok = true;
+    for p in rule.head.iter() {
+        p.for_each_var(&mut |v| ok &= bound[v as usize]);
+    }
+    for lit in &rule.body {
+        if !matches!(lit, Lit::Pos(..)) {
+            lit.for_each_var(&mut |v| ok &= bound[v as usize]);
+        }
+    }
+    ok
+}
+
+/// The guard of relation `of` from its over-approximation `tuples`: the
+/// columns that constrain the others kept, and `None` if what is left
+/// refuses less than half of its argument combinations.
+fn narrow(of: u32, tuples: Vec<Vec<u32>>) -> Option<Guard> {
+    let arity = tuples.first()?.len();
+    let mut columns: Vec<usize> = (0..arity).collect();
+    let mut rows: FxHashSet<Vec<u32>> = tuples.into_iter().collect();
+    let mut i = 0;
+    while i < columns.len() {
+        let rest: FxHashSet<Vec<u32>> = rows.iter().map(|t| without(t, i)).collect();
+        let values = distinct(&rows, i);
+        if rest.len() * values == rows.len() {
+            // Column `i` is a free factor: every value with every rest.
+            columns.remove(i);
+            rows = rest;
+        } else {
+            i += 1;
+        }
+    }
+    let combinations: f64 = (0..columns.len())
+        .map(|c| distinct(&rows, c) as f64)
+        .product();
+    if columns.is_empty() || rows.len() as f64 * 2.0 > combinations {
+        return None;
+    }
+    let mut tuples: Vec<Vec<u32>> = rows.into_iter().collect();
+    tuples.sort_unstable();
+    Some(Guard {
+        of,
+        columns,
+        tuples,
+    })
+}
+
+/// `t` without its element `i`.
+fn without(t: &[u32], i: usize) -> Vec<u32> {
+    t.iter()
+        .enumerate()
+        .filter(|&(j, _)| j != i)
+        .map(|(_, &x)| x)
+        .collect()
+}
+
+/// Number of distinct values in column `i` of `rows`.
+fn distinct(rows: &FxHashSet<Vec<u32>>, i: usize) -> usize {
+    rows.iter().map(|t| t[i]).collect::<FxHashSet<u32>>().len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::lifted::facts::Facts;
+    use crate::front::{self, Options};
+
+    /// A row of five cells: `clear ?a ?b` holds when every cell strictly
+    /// between `a` and `b` (to the right) is empty; `?i` in `clear_ig`
+    /// is a cell taken as empty, any cell.
+    const ROW: &str = "(role r) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+        (cellid 1) (cellid 2) (cellid 3) (cellid 4) (cellid 5)
+        (init (empty 2)) (init (empty 3)) (init (at 1))
+        (<= (clear ?a ?b) (succ ?a ?b))
+        (<= (clear ?a ?b) (succ ?a ?c) (true (empty ?c)) (clear ?c ?b))
+        (<= (clear_ig ?a ?b ?i) (succ ?a ?b) (cellid ?i))
+        (<= (clear_ig ?a ?b ?i) (succ ?a ?i) (clear_ig ?i ?b ?i))
+        (<= (clear_ig ?a ?b ?i) (succ ?a ?c) (true (empty ?c)) (clear_ig ?c ?b ?i))
+        (<= (legal r (go ?b)) (true (at ?a)) (clear ?a ?b))
+        (<= (legal r (jump ?b ?i)) (true (at ?a)) (clear_ig ?a ?b ?i))
+        (<= (next (at ?b)) (does r (go ?b)))
+        (<= (next (at ?b)) (does r (jump ?b ?i)))
+        (<= (next (empty ?c)) (true (empty ?c)))
+        (<= terminal (true (at 5)))
+        (<= (goal r 100) (true (at 5)))";
+
+    #[test]
+    fn recursive_relations_test_their_guard_first() {
+        let fe = front::run_bytes("row.kif", ROW.as_bytes(), &Options::default());
+        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
+        let p = &fe.program;
+        let rel = |name: &str| {
+            (0..p.preds.len() as u32)
+                .find(|&i| p.symbols.name(p.preds[i as usize].name) == name)
+                .expect("a relation of that name")
+        };
+        let facts = Facts::compute(p, &Budget::default()).expect("facts");
+        let n = p.preds.len();
+        assert_eq!(facts.guards, [rel("clear"), rel("clear_ig")]);
+        let cell = |t: u32| -> u32 { facts.universe.text[t as usize].parse().expect("a cell") };
+        // `clear`: the pairs a < b joined by cells that can be empty (2
+        // and 3, the only ones the state ever holds): 4 neighbours, then
+        // (1, 3), (2, 4), (1, 4); not (1, 5), which passes cell 4.
+        let clear = facts.statics[n].as_ref().expect("a static guard");
+        let mut pairs: Vec<(u32, u32)> = clear.iter().map(|t| (cell(t[0]), cell(t[1]))).collect();
+        pairs.sort_unstable();
+        assert_eq!(
+            pairs,
+            [(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4), (4, 5)]
+        );
+        // `clear_ig`: every tuple goes rightwards; each rule tests it first.
+        let ig = facts.statics[n + 1].as_ref().expect("a static guard");
+        assert!(ig.iter().all(|t| cell(t[0]) < cell(t[1])));
+        for r in facts.rules.iter().filter(|r| r.head_rel == rel("clear_ig")) {
+            assert!(
+                matches!(&r.body[0], Lit::Pos(g, _) if *g == (n + 1) as u32),
+                "every rule of clear_ig tests its guard first"
+            );
+        }
+    }
+
+    #[test]
+    fn free_columns_are_projected_away_and_weak_guards_dropped() {
+        // Pairs (x, x + 1) of 0..10, times any value of a third column.
+        let tuples: Vec<Vec<u32>> = (0..9)
+            .flat_map(|x| (0..5).map(move |z| vec![x, x + 1, z]))
+            .collect();
+        let g = narrow(7, tuples).expect("a selective guard");
+        assert_eq!(g.columns, [0, 1]);
+        assert_eq!(g.tuples.len(), 9);
+        // Every combination of two columns: nothing to refuse.
+        let all: Vec<Vec<u32>> = (0..4)
+            .flat_map(|x| (0..4).map(move |y| vec![x, y]))
+            .collect();
+        assert!(narrow(7, all).is_none());
+    }
+
+    #[test]
+    fn a_relaxation_that_loses_a_binding_is_unsafe() {
+        let v = Pat::Var;
+        let rule = CRule {
+            head_rel: 0,
+            head: vec![v(0), v(1)].into(),
+            body: vec![Lit::Pos(1, vec![v(0)].into())],
+            num_vars: 2,
+        };
+        assert!(!safe(&rule));
+        let rule = CRule {
+            body: vec![Lit::Pos(1, vec![v(0), v(1)].into())],
+            ..rule
+        };
+        assert!(safe(&rule));
+    }
+}

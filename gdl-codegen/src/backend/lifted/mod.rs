@@ -111,6 +111,8 @@ pub struct Registry {
     /// Estimated sizes for the planner: fluents per functor.
     fluents_per_functor: FxHashMap<u32, usize>,
     num_fluents: usize,
+    /// Number of the program's relations: the guards come after them.
+    program_rels: usize,
     /// Body literals of each relation's rules, summed (for call costs).
     body_sizes: Vec<usize>,
     /// The static relations' tuples (`None` for a relation that is not
@@ -157,6 +159,7 @@ impl Registry {
                 .and_then(|t| t.first())
                 .map_or(0, Vec::len)
         }));
+        let program_rels = n;
         let names = unique(names.into_iter().chain(guard_names).collect());
         let n = names.len();
         let functors = facts
@@ -176,6 +179,7 @@ impl Registry {
         Registry {
             names,
             arity,
+            program_rels,
             functors,
             made: BTreeSet::new(),
             statics: BTreeSet::new(),
@@ -359,6 +363,10 @@ impl Catalog for Registry {
             return Some(size / space.max(1.0));
         }
         Some(size / self.distinct_on(rel, tuples, mask) as f64)
+    }
+
+    fn filter_only(&self, rel: u32) -> bool {
+        rel as usize >= self.program_rels
     }
 
     /// A call runs every rule of its relation: a few lookups per body

@@ -72,6 +72,12 @@ pub trait Catalog {
     fn call_cost(&self, _rel: u32, _adorn: Adorn) -> f64 {
         20.0
     }
+    /// Whether literals on `rel` only test bound arguments, never bind
+    /// (a guard: enumerating its tuples would replace one memoized call by
+    /// a call per tuple).
+    fn filter_only(&self, _rel: u32) -> bool {
+        false
+    }
     /// For a static relation, a better estimate of the tuples matching
     /// `args` with the variables in `bound` known, if the catalog has one.
     fn static_rows(&self, _rel: u32, _args: &[Pat], _bound: &[bool]) -> Option<f64> {
@@ -98,6 +104,7 @@ pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step
     }
     let mut order = body_order(&rule.body, &bound, catalog);
     order_tests(&mut order, &rule.body, &bound, catalog);
+    drop_late_filters(&mut order, &rule.body, catalog);
     for i in order {
         steps.push(step(&rule.body[i], &bound, catalog));
         rule.body[i].for_each_var(&mut |v| bound[v as usize] = true);
@@ -111,7 +118,13 @@ fn body_order(body: &[Lit], bound: &[bool], catalog: &impl Catalog) -> Vec<usize
         let mut bound = bound.to_vec();
         let mut done = vec![false; body.len()];
         let mut order = Vec::with_capacity(body.len());
-        let cost = |rel, args: &[Pat], known| catalog.estimate(rel, args, known);
+        let cost = |rel, args: &[Pat], known| {
+            if catalog.filter_only(rel) {
+                f64::INFINITY
+            } else {
+                catalog.estimate(rel, args, known)
+            }
+        };
         while let Some(i) = next_literal(body, &done, &bound, cost) {
             done[i] = true;
             body[i].for_each_var(&mut |v| bound[v as usize] = true);
@@ -120,6 +133,28 @@ fn body_order(body: &[Lit], bound: &[bool], catalog: &impl Catalog) -> Vec<usize
         return order;
     }
     cheapest_order(body, bound, catalog)
+}
+
+/// Leaves out the filter-only literals that would run after every call:
+/// a guard holds of whatever its relation's rules derive, so it can only
+/// save work by refusing a call before it runs.
+fn drop_late_filters(order: &mut Vec<usize>, body: &[Lit], catalog: &impl Catalog) {
+    let calls = |i: usize| {
+        matches!(&body[i], Lit::Pos(rel, _) | Lit::Neg(rel, _)
+            if matches!(catalog.source(*rel), Source::Derived | Source::Table))
+    };
+    let last_call = order.iter().rposition(|&i| calls(i));
+    let mut k = 0;
+    order.retain(|&i| {
+        let late = last_call.is_none_or(|c| k > c);
+        k += 1;
+        !(late && matches!(&body[i], Lit::Pos(rel, _) if catalog.filter_only(*rel)))
+    });
+}
+
+/// Whether `lit` may run with unbound variables, binding them.
+fn enumerates(lit: &Lit, catalog: &impl Catalog) -> bool {
+    matches!(lit, Lit::Pos(rel, _) if !catalog.filter_only(*rel))
 }
 
 /// Reorders each run of consecutive tests in `order` (literals whose
@@ -184,7 +219,7 @@ fn cheapest_order(body: &[Lit], bound: &[bool], catalog: &impl Catalog) -> Vec<u
             }
         }
         for (i, lit) in body.iter().enumerate() {
-            if set >> i & 1 == 1 || (!matches!(lit, Lit::Pos(..)) && !all_bound(lit, &now)) {
+            if set >> i & 1 == 1 || (!enumerates(lit, catalog) && !all_bound(lit, &now)) {
                 continue;
             }
             let (price, yield_) = price(lit, &now, catalog);
@@ -419,6 +454,52 @@ mod tests {
         let mut order = [0, 1, 2];
         order_tests(&mut order, &body, &[false, true], &DeepAndShallow);
         assert_eq!(order, [0, 2, 1]);
+    }
+
+    /// Relation 0 a guard (static, filter-only), 1 a derived search.
+    struct Guarded;
+
+    impl Catalog for Guarded {
+        fn source(&self, rel: u32) -> Source {
+            [Source::Static, Source::Derived][rel as usize]
+        }
+
+        /// The guard holds of a tenth of the pairs.
+        fn estimate(&self, rel: u32, _args: &[Pat], leaves: i32) -> f64 {
+            [10.0, 100.0][rel as usize] / 10f64.powi(leaves)
+        }
+
+        fn filter_only(&self, rel: u32) -> bool {
+            rel == 0
+        }
+    }
+
+    #[test]
+    fn a_guard_runs_before_the_call_or_not_at_all() {
+        // r(X, Y) :- guard(X, Y), search(X, Y).
+        let rule = CRule {
+            head_rel: 9,
+            head: vec![var(0), var(1)].into(),
+            body: vec![
+                Lit::Pos(0, vec![var(0), var(1)].into()),
+                Lit::Pos(1, vec![var(0), var(1)].into()),
+            ],
+            num_vars: 2,
+        };
+        let rels = |adorn| -> Vec<u32> {
+            plan_rule(&rule, adorn, &Guarded)
+                .iter()
+                .filter_map(|s| match s {
+                    Step::Lit { rel, .. } => Some(*rel),
+                    _ => None,
+                })
+                .collect()
+        };
+        // Both bound: the guard refuses calls before they run.
+        assert_eq!(rels(0b11), [0, 1]);
+        // Y free: the guard cannot enumerate Y, and after the call it
+        // would hold of every answer, so it is left out.
+        assert_eq!(rels(0b01), [1]);
     }
 
     #[test]

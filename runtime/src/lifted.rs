@@ -61,6 +61,13 @@ pub type Memo<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 #[inline]
 pub fn rows<'a>(table: &'a [u32], width: usize, key: &[u32]) -> &'a [u32] {
     let n = table.len() / width;
+    if let [k] = *key {
+        // One key column, the common case (a term's row in a by-term
+        // index): compare numbers, not slices.
+        let lo = partition(n, |i| table[i * width] < k);
+        let hi = lo + partition(n - lo, |i| table[(lo + i) * width] <= k);
+        return &table[lo * width..hi * width];
+    }
     let prefix = |i: usize| &table[i * width..i * width + key.len()];
     let lo = partition(n, |i| prefix(i) < key);
     let hi = lo + partition(n - lo, |i| prefix(lo + i) <= key);

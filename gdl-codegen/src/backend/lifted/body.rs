@@ -225,7 +225,7 @@ impl<'r> Body<'r> {
             }
             Source::Derived => {
                 let f = self.reg.call(rel, bound);
-                if all {
+                if all || bound & super::plan::EXISTS != 0 {
                     self.wraps
                         .push(Wrap::If(quote!(#not self.#f(#(#key_vals),*))));
                 } else {

@@ -108,6 +108,8 @@ pub struct Registry {
     comps: BTreeSet<usize>,
     true_rel: Option<u32>,
     does_rel: Option<u32>,
+    /// The relations the queries list in full (`legal`, `next`, `goal`).
+    listed: Vec<u32>,
     /// Estimated sizes for the planner: fluents per functor.
     fluents_per_functor: FxHashMap<u32, usize>,
     num_fluents: usize,
@@ -198,6 +200,10 @@ impl Registry {
             comps: BTreeSet::new(),
             true_rel: kw(Keyword::True),
             does_rel: kw(Keyword::Does),
+            listed: [Keyword::Legal, Keyword::Next, Keyword::Goal]
+                .into_iter()
+                .filter_map(kw)
+                .collect(),
             fluents_per_functor,
             num_fluents: facts.fluents.len(),
             static_tuples: facts.statics.clone(),
@@ -365,6 +371,10 @@ impl Catalog for Registry {
         Some(size / self.distinct_on(rel, tuples, mask) as f64)
     }
 
+    fn may_ask_exists(&self, rel: u32) -> bool {
+        self.comp_of[rel as usize].is_none() && !self.listed.contains(&rel)
+    }
+
     fn filter_only(&self, rel: u32) -> bool {
         rel as usize >= self.program_rels
     }
@@ -406,10 +416,12 @@ impl Registry {
     }
 }
 
-/// `b`/`f` per argument: which are bound.
+/// `b`/`f` per argument: which are bound (`e` for the free arguments of
+/// an existence test).
 fn adorn_text(bound: Adorn, arity: usize) -> String {
+    let free = if bound & plan::EXISTS != 0 { 'e' } else { 'f' };
     (0..arity)
-        .map(|i| if bound >> i & 1 == 1 { 'b' } else { 'f' })
+        .map(|i| if bound >> i & 1 == 1 { 'b' } else { free })
         .collect()
 }
 

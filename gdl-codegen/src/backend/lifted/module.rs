@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use super::body::{param, Body};
 use super::facts::Facts;
-use super::plan::{plan_rule, Adorn, Catalog};
+use super::plan::{plan_rule, Adorn, Catalog, EXISTS};
 use super::{mask_name, static_table_name, Registry};
 use crate::backend::common::format::{DataArray, Module};
 use crate::backend::common::{self, names, Texts};
@@ -191,12 +191,16 @@ fn derived_fn(
     let memo = format_ident!("memo_{}", name);
     let arity = reg.arity[rel as usize];
     let keys: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 1).collect();
-    let free: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 0).collect();
+    // An existence test outputs nothing: a test, as if all were bound.
+    let exists = adorn & EXISTS != 0;
+    let free: Vec<usize> = (0..arity)
+        .filter(|i| adorn >> i & 1 == 0 && !exists)
+        .collect();
     let params: Vec<_> = keys.iter().map(|&i| param(i)).collect();
     let (k, w) = (usize_lit(keys.len()), usize_lit(free.len()));
     let mut bodies = Vec::new();
     for rule in facts.rules.iter().filter(|r| r.head_rel == rel) {
-        let steps = plan_rule(rule, adorn, reg);
+        let steps = plan_rule(rule, adorn & !EXISTS, reg);
         let mut body = Body::new(reg, rule.num_vars, None);
         body.steps(&steps);
         let solution = if free.is_empty() {

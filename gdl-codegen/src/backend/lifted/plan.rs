@@ -14,8 +14,13 @@
 use crate::lifted::order::{all_bound, known_leaves, next_literal};
 use crate::lifted::{CRule, Lit, Pat};
 
-/// Which arguments of a call are bound: bit `i` for argument `i`.
+/// Which arguments of a call are bound: bit `i` for argument `i`; with
+/// [`EXISTS`], the call only asks whether a solution exists.
 pub type Adorn = u32;
+
+/// The flag of an adornment whose free arguments are existential: read by
+/// nothing after the call, so one solution answers it, as a test.
+pub const EXISTS: Adorn = 1 << 31;
 
 /// Where a literal's tuples come from at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +77,12 @@ pub trait Catalog {
     fn call_cost(&self, _rel: u32, _adorn: Adorn) -> f64 {
         20.0
     }
+    /// Whether a call of `rel` may ask only whether a solution exists: not
+    /// on a cycle (computed whole), and not a relation the queries list
+    /// anyway (`legal`: its list, memoized, answers sooner).
+    fn may_ask_exists(&self, _rel: u32) -> bool {
+        true
+    }
     /// Whether literals on `rel` only test bound arguments, never bind
     /// (a guard: enumerating its tuples would replace one memoized call by
     /// a call per tuple).
@@ -105,11 +116,55 @@ pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step
     let mut order = body_order(&rule.body, &bound, catalog);
     order_tests(&mut order, &rule.body, &bound, catalog);
     drop_late_filters(&mut order, &rule.body, catalog);
-    for i in order {
-        steps.push(step(&rule.body[i], &bound, catalog));
+    for (k, &i) in order.iter().enumerate() {
+        let mut s = step(&rule.body[i], &bound, catalog);
+        if existential(rule, &order[k + 1..], i, &bound) {
+            if let Step::Lit {
+                source: Source::Derived,
+                rel,
+                bound: adorn,
+                ..
+            } = &mut s
+            {
+                if catalog.may_ask_exists(*rel) {
+                    *adorn |= EXISTS;
+                }
+            }
+        }
+        steps.push(s);
         rule.body[i].for_each_var(&mut |v| bound[v as usize] = true);
     }
     steps
+}
+
+/// Whether positive literal `i` of `rule` has free variables, each a whole
+/// argument (a pattern such as `(capture ?x ?y)` constrains the answer),
+/// once in it and in neither the head nor the `later` literals: then only
+/// whether it has a solution matters.
+fn existential(rule: &CRule, later: &[usize], i: usize, bound: &[bool]) -> bool {
+    let Lit::Pos(_, args) = &rule.body[i] else {
+        return false;
+    };
+    if args
+        .iter()
+        .any(|a| !a.bound_by(bound) && !matches!(a, Pat::Var(_)))
+    {
+        return false;
+    }
+    let mut count = vec![0u32; rule.num_vars];
+    args.iter()
+        .for_each(|a| a.for_each_var(&mut |v| count[v as usize] += 1));
+    let free: Vec<usize> = (0..rule.num_vars)
+        .filter(|&v| count[v] > 0 && !bound[v])
+        .collect();
+    let mut used = vec![false; rule.num_vars];
+    rule.head
+        .iter()
+        .for_each(|p| p.for_each_var(&mut |v| used[v as usize] = true));
+    for &j in later {
+        rule.body[j].for_each_var(&mut |v| used[v as usize] = true);
+    }
+    !free.is_empty() && free.iter().all(|&v| count[v] == 1 && !used[v])
 }
 
 /// The order of `body`'s literals with the variables in `bound` known.
@@ -500,6 +555,32 @@ mod tests {
         // Y free: the guard cannot enumerate Y, and after the call it
         // would hold of every answer, so it is left out.
         assert_eq!(rels(0b01), [1]);
+    }
+
+    #[test]
+    fn a_call_whose_free_arguments_nothing_reads_asks_for_existence() {
+        // h(X) :- moves(X, Y), with X bound: Y is read by nothing after.
+        let f = |v| Pat::Func(crate::front::symbols::Sym(0), vec![var(v)].into());
+        let adorns = |second: Pat, head: Vec<Pat>| -> Vec<Adorn> {
+            let rule = CRule {
+                head_rel: 9,
+                head: head.into(),
+                body: vec![Lit::Pos(2, vec![var(0), second].into())],
+                num_vars: 2,
+            };
+            plan_rule(&rule, 1, &WithCalls)
+                .iter()
+                .filter_map(|s| match s {
+                    Step::Lit { bound, .. } => Some(*bound),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(adorns(var(1), vec![var(0)]), [0b01 | EXISTS]);
+        // Y in the head: its values are the answer.
+        assert_eq!(adorns(var(1), vec![var(0), var(1)]), [0b01]);
+        // f(Y) constrains the answer's functor: not a plain existence.
+        assert_eq!(adorns(f(1), vec![var(0)]), [0b01]);
     }
 
     #[test]

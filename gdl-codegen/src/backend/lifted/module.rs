@@ -189,6 +189,7 @@ fn derived_fn(
     let name = reg.call(rel, adorn);
     let eval = format_ident!("eval_{}", name);
     let memo = format_ident!("memo_{}", name);
+    let pool = format_ident!("pool_{}", name);
     let arity = reg.arity[rel as usize];
     let keys: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 1).collect();
     // An existence test outputs nothing: a test, as if all were bound.
@@ -307,16 +308,26 @@ fn derived_fn(
                     #running
                 }
                 #pending
-                let mut out: ::std::vec::Vec<[u32; #w]> = ::std::vec::Vec::new();
+                // A buffer from the pool (a stack, as calls nest), which
+                // keeps its capacity from state to state.
+                let mut out = self.#pool.pop().unwrap_or_default();
                 #({ #bodies })*
                 out.sort_unstable();
                 out.dedup();
-                let answers: Rc<[[u32; #w]]> = out.into();
+                let answers: Rc<[[u32; #w]]> = Rc::from(&out[..]);
+                out.clear();
+                self.#pool.push(out);
                 self.#memo.insert(key, #store_answers);
                 answers
             }
         };
-        (f, vec![quote!(#memo: Memo<[u32; #k], #ty>)])
+        (
+            f,
+            vec![
+                quote!(#memo: Memo<[u32; #k], #ty>),
+                quote!(#pool: ::std::vec::Vec<::std::vec::Vec<[u32; #w]>>),
+            ],
+        )
     }
 }
 
@@ -421,9 +432,13 @@ fn ev_items(
         .iter()
         .map(|f| f.clone().into_iter().next().expect("a field name"))
         .collect();
+    // Buffer pools keep their buffers from state to state.
     let resets = names.iter().map(|n| {
-        if n.to_string().starts_with("done_") {
+        let n_text = n.to_string();
+        if n_text.starts_with("done_") {
             quote!(self.#n = false;)
+        } else if n_text.starts_with("pool_") {
+            quote!()
         } else {
             quote!(self.#n.clear();)
         }

@@ -199,20 +199,7 @@ fn derived_fn(
         .collect();
     let params: Vec<_> = keys.iter().map(|&i| param(i)).collect();
     let (k, w) = (usize_lit(keys.len()), usize_lit(free.len()));
-    let mut bodies = Vec::new();
-    for rule in facts.rules.iter().filter(|r| r.head_rel == rel) {
-        let steps = plan_rule(rule, adorn & !EXISTS, reg);
-        let mut body = Body::new(reg, rule.num_vars, None);
-        body.steps(&steps);
-        let solution = if free.is_empty() {
-            quote!(return true;)
-        } else {
-            let heads: Vec<Pat> = free.iter().map(|&i| rule.head[i].clone()).collect();
-            let row = body.row(&heads);
-            quote!(out.push(#row);)
-        };
-        bodies.push(body.finish(solution));
-    }
+    let bodies = rule_bodies(facts, reg, rel, adorn & !EXISTS, &free);
     let doc = format!(
         " `{}` with arguments `{}` bound.",
         reg.names[rel as usize],
@@ -329,6 +316,32 @@ fn derived_fn(
             ],
         )
     }
+}
+
+/// The code of each rule of `rel` called with `adorn`: a solution returns
+/// `true` if `free` is empty, else pushes the `free` head arguments to `out`.
+fn rule_bodies(
+    facts: &Facts,
+    reg: &mut Registry,
+    rel: u32,
+    adorn: Adorn,
+    free: &[usize],
+) -> Vec<TokenStream> {
+    let mut bodies = Vec::new();
+    for rule in facts.rules.iter().filter(|r| r.head_rel == rel) {
+        let steps = plan_rule(rule, adorn, reg);
+        let mut body = Body::new(reg, rule.num_vars, None);
+        body.steps(&steps);
+        let solution = if free.is_empty() {
+            quote!(return true;)
+        } else {
+            let heads: Vec<Pat> = free.iter().map(|&i| rule.head[i].clone()).collect();
+            let row = body.row(&heads);
+            quote!(out.push(#row);)
+        };
+        bodies.push(body.finish(solution));
+    }
+    bodies
 }
 
 /// The answers of a call of `rel` on a cycle, read from its component's

@@ -129,6 +129,14 @@ mod tests {
             .expect("a relation of that name")
     }
 
+    /// Whether [`defer`] allows relation `name` of `p` to run at run time,
+    /// and the relations it marks.
+    fn try_defer(p: &Program, name: &str) -> (bool, Vec<bool>) {
+        let mut d = vec![false; p.preds.len()];
+        let ok = defer(p, &domains::dynamic_relations(p), pred(p, name), &mut d);
+        (ok, d)
+    }
+
     const GAME: &str = "(role r) (init (c 1)) (n 1) (n 2) (n 3)
         (<= (big ?a ?b ?c) (n ?a) (n ?b) (n ?c))
         (<= (legal r (go ?x)) (true (c ?x)) (big ?x ?x ?x))
@@ -140,13 +148,8 @@ mod tests {
     #[test]
     fn a_filter_is_deferred_with_the_static_relations_over_it() {
         let p = program(GAME);
-        let mut d = vec![false; p.preds.len()];
-        assert!(defer(
-            &p,
-            &domains::dynamic_relations(&p),
-            pred(&p, "big"),
-            &mut d
-        ));
+        let (ok, d) = try_defer(&p, "big");
+        assert!(ok);
         assert!(d[pred(&p, "big")]);
         // `uses` is static: its table would be exact only with `big`.
         assert!(d[pred(&p, "uses")]);
@@ -164,13 +167,7 @@ mod tests {
              (<= terminal (true (c 2)))
              (<= (goal r 100) (true (c 2)))",
         );
-        let mut d = vec![false; p.preds.len()];
-        assert!(!defer(
-            &p,
-            &domains::dynamic_relations(&p),
-            pred(&p, "pick"),
-            &mut d
-        ));
+        assert!(!try_defer(&p, "pick").0);
     }
 
     #[test]
@@ -183,12 +180,6 @@ mod tests {
              (<= terminal (true (c 2)))
              (<= (goal r 100) (true (c 2)))",
         );
-        let mut d = vec![false; p.preds.len()];
-        assert!(!defer(
-            &p,
-            &domains::dynamic_relations(&p),
-            pred(&p, "wrap"),
-            &mut d
-        ));
+        assert!(!try_defer(&p, "wrap").0);
     }
 }

@@ -651,7 +651,7 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
     ));
     let nr = facts.roles.len();
     let mut move_refs = Vec::new();
-    let mut index_refs = Vec::new();
+    let mut move_of_refs = Vec::new();
     // Every role's move terms, ranked: a term's rank, then the role's move
     // id at that rank, in two array reads (a search per legal move took
     // 8% of chess.kif's playouts).
@@ -689,7 +689,7 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
             format_ident!("MOVE_OF_{}", r),
         );
         move_refs.push(quote!(&#m));
-        index_refs.push(quote!(&#i));
+        move_of_refs.push(quote!(&#i));
     }
     let mut goals: Vec<[u32; 2]> = (0..u.len())
         .filter(|&t| u.functor[t] == NONE)
@@ -743,7 +743,7 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
         static INIT: [u64; #nwl] = [#(#init),*];
         static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
         static MOVE_TERMS: [&[u32]; #nrl] = [#(#move_refs),*];
-        static MOVE_OF: [&[u32]; #nrl] = [#(#index_refs),*];
+        static MOVE_OF: [&[u32]; #nrl] = [#(#move_of_refs),*];
     };
     (arrays, consts)
 }

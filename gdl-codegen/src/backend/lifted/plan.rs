@@ -386,6 +386,28 @@ mod tests {
         }
     }
 
+    /// The relations of a plan's literal steps, in order.
+    fn lits(steps: &[Step]) -> Vec<u32> {
+        steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Lit { rel, .. } => Some(*rel),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The adornments of a plan's literal steps, in order.
+    fn bounds(steps: &[Step]) -> Vec<Adorn> {
+        steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Lit { bound, .. } => Some(*bound),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn var(v: u32) -> Pat {
         Pat::Var(v)
     }
@@ -451,14 +473,7 @@ mod tests {
             ],
             num_vars: 3,
         };
-        let rels: Vec<u32> = plan_rule(&rule, 0b11, &WithCalls)
-            .iter()
-            .filter_map(|s| match s {
-                Step::Lit { rel, .. } => Some(*rel),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(rels, [0, 1, 2]);
+        assert_eq!(lits(&plan_rule(&rule, 0b11, &WithCalls)), [0, 1, 2]);
     }
 
     /// Relations 0 and 1 derived: 0 a deep search, 1 a lookup.
@@ -491,14 +506,7 @@ mod tests {
             ],
             num_vars: 1,
         };
-        let rels: Vec<u32> = plan_rule(&rule, 1, &DeepAndShallow)
-            .iter()
-            .filter_map(|s| match s {
-                Step::Lit { rel, .. } => Some(*rel),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(rels, [1, 0]);
+        assert_eq!(lits(&plan_rule(&rule, 1, &DeepAndShallow)), [1, 0]);
         // Whatever order the subset search hands over, a run of tests is
         // sorted by rank; the literal binding X stays in front.
         let body = [
@@ -541,15 +549,7 @@ mod tests {
             ],
             num_vars: 2,
         };
-        let rels = |adorn| -> Vec<u32> {
-            plan_rule(&rule, adorn, &Guarded)
-                .iter()
-                .filter_map(|s| match s {
-                    Step::Lit { rel, .. } => Some(*rel),
-                    _ => None,
-                })
-                .collect()
-        };
+        let rels = |adorn| -> Vec<u32> { lits(&plan_rule(&rule, adorn, &Guarded)) };
         // Both bound: the guard refuses calls before they run.
         assert_eq!(rels(0b11), [0, 1]);
         // Y free: the guard cannot enumerate Y, and after the call it
@@ -568,13 +568,7 @@ mod tests {
                 body: vec![Lit::Pos(2, vec![var(0), second].into())],
                 num_vars: 2,
             };
-            plan_rule(&rule, 1, &WithCalls)
-                .iter()
-                .filter_map(|s| match s {
-                    Step::Lit { bound, .. } => Some(*bound),
-                    _ => None,
-                })
-                .collect()
+            bounds(&plan_rule(&rule, 1, &WithCalls))
         };
         assert_eq!(adorns(var(1), vec![var(0)]), [0b01 | EXISTS]);
         // Y in the head: its values are the answer.
@@ -635,13 +629,6 @@ mod tests {
             ],
             num_vars: 3,
         };
-        let bounds: Vec<Adorn> = plan_rule(&rule, 0, &Addition)
-            .iter()
-            .filter_map(|s| match s {
-                Step::Lit { bound, .. } => Some(*bound),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(bounds, [0b0, 0b011, 0b011]);
+        assert_eq!(bounds(&plan_rule(&rule, 0, &Addition)), [0b0, 0b011, 0b011]);
     }
 }

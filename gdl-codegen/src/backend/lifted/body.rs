@@ -229,11 +229,19 @@ impl<'r> Body<'r> {
                     self.wraps
                         .push(Wrap::If(quote!(#not self.#f(#(#key_vals),*))));
                 } else {
-                    let row = self.fresh("row");
+                    // The answers are a range of the call's arena, read by
+                    // index: the loop's body may call on and add to it.
+                    let arena = format_ident!("arena_{}", f);
+                    let (i, row) = (self.fresh("i"), self.fresh("row"));
                     self.wraps.push(Wrap::For(
-                        quote!(#row),
-                        quote!(self.#f(#(#key_vals),*).iter()),
+                        quote!(#i),
+                        quote!({
+                            let (start, end) = self.#f(#(#key_vals),*);
+                            start..end
+                        }),
                     ));
+                    self.wraps
+                        .push(Wrap::Let(row.clone(), quote!(self.#arena[#i as usize])));
                     self.match_row(&row, args, &free, 0);
                 }
             }

@@ -56,12 +56,22 @@ pub struct Facts {
     /// Per relation: whether it depends on the state or the move.
     pub dynamic: Vec<bool>,
     /// The guards (static relations numbered after the program's, in this
-    /// order): per guard, the relation it guards (see [`guards`]).
-    pub guards: Vec<u32>,
+    /// order): per guard, the relation it guards and the columns it keeps
+    /// (see [`guards`]).
+    pub guards: Vec<GuardOf>,
     /// The program's rules over the term store of the universe.
     pub rules: Vec<CRule>,
     /// Whether names keep their case.
     pub case_sensitive: bool,
+}
+
+/// What a guard tests: its relation's arguments at `columns`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuardOf {
+    /// The guarded relation.
+    pub of: u32,
+    /// The guarded relation's arguments the guard keeps, in order.
+    pub columns: Vec<usize>,
 }
 
 impl Facts {
@@ -165,7 +175,13 @@ impl Facts {
             init,
             statics,
             dynamic,
-            guards: guards.iter().map(|g| g.of).collect(),
+            guards: guards
+                .iter()
+                .map(|g| GuardOf {
+                    of: g.of,
+                    columns: g.columns.clone(),
+                })
+                .collect(),
             rules,
             case_sensitive: program.symbols.is_case_sensitive(),
             universe,

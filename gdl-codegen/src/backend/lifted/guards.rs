@@ -263,7 +263,8 @@ mod tests {
         };
         let facts = Facts::compute(p, &Budget::default()).expect("facts");
         let n = p.preds.len();
-        assert_eq!(facts.guards, [rel("clear"), rel("clear_ig")]);
+        let of: Vec<u32> = facts.guards.iter().map(|g| g.of).collect();
+        assert_eq!(of, [rel("clear"), rel("clear_ig")]);
         let cell = |t: u32| -> u32 { facts.universe.text[t as usize].parse().expect("a cell") };
         // `clear`: the pairs a < b joined by cells that can be empty (2
         // and 3, the only ones the state ever holds): 4 neighbours, then

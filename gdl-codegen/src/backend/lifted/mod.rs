@@ -120,8 +120,8 @@ pub struct Registry {
     /// The static relations' tuples (`None` for a relation that is not
     /// static), for estimates.
     static_tuples: Vec<Option<Vec<Vec<u32>>>>,
-    /// Distinct projections of static relations on sets of columns, as
-    /// estimates ask for them.
+    /// Distinct projections of static or relaxed relations on sets of
+    /// columns, as estimates ask for them.
     distinct: std::cell::RefCell<FxHashMap<(u32, Adorn), usize>>,
     /// The component whose fixpoint is being printed: its relations are
     /// read from their tables.
@@ -153,14 +153,9 @@ impl Registry {
         let guard_names: Vec<String> = facts
             .guards
             .iter()
-            .map(|&of| format!("guard_{}", names[of as usize]))
+            .map(|g| format!("guard_{}", names[g.of as usize]))
             .collect();
-        arity.extend(facts.guards.iter().enumerate().map(|(k, _)| {
-            facts.statics[n + k]
-                .as_ref()
-                .and_then(|t| t.first())
-                .map_or(0, Vec::len)
-        }));
+        arity.extend(facts.guards.iter().map(|g| g.columns.len()));
         let program_rels = n;
         let names = unique(names.into_iter().chain(guard_names).collect());
         let n = names.len();
@@ -351,24 +346,7 @@ impl Catalog for Registry {
     /// tuple the chance that it holds if columns were independent.
     fn static_rows(&self, rel: u32, args: &[crate::lifted::Pat], bound: &[bool]) -> Option<f64> {
         let tuples = self.static_tuples.get(rel as usize)?.as_ref()?;
-        let size = tuples.len() as f64;
-        let known = |a: &crate::lifted::Pat| {
-            matches!(a, crate::lifted::Pat::Ground(_))
-                || matches!(a, crate::lifted::Pat::Var(v) if bound[*v as usize])
-        };
-        let mask: Adorn = (0..args.len())
-            .filter(|&i| known(&args[i]))
-            .fold(0, |m, i| m | 1 << i);
-        if mask == 0 || tuples.is_empty() {
-            return Some(size);
-        }
-        if args.iter().all(|a| a.bound_by(bound)) {
-            let space: f64 = (0..args.len())
-                .map(|i| self.distinct_on(rel, tuples, 1 << i) as f64)
-                .product();
-            return Some(size / space.max(1.0));
-        }
-        Some(size / self.distinct_on(rel, tuples, mask) as f64)
+        Some(self.rows_in(rel, tuples, args, bound))
     }
 
     fn may_ask_exists(&self, rel: u32) -> bool {
@@ -392,8 +370,40 @@ impl Catalog for Registry {
 }
 
 impl Registry {
-    /// The number of distinct projections of static relation `rel`'s
-    /// `tuples` on the columns of `mask` (computed once).
+    /// The rows of `tuples` (relation `rel`'s, static or relaxed) matching
+    /// `args` with the variables in `bound` known: the table's size over
+    /// the distinct values of the bound columns (rows per key, on average),
+    /// or for a test of a whole tuple the chance that it holds if columns
+    /// were independent.
+    fn rows_in(
+        &self,
+        rel: u32,
+        tuples: &[Vec<u32>],
+        args: &[crate::lifted::Pat],
+        bound: &[bool],
+    ) -> f64 {
+        let size = tuples.len() as f64;
+        let known = |a: &crate::lifted::Pat| {
+            matches!(a, crate::lifted::Pat::Ground(_))
+                || matches!(a, crate::lifted::Pat::Var(v) if bound[*v as usize])
+        };
+        let mask: Adorn = (0..args.len())
+            .filter(|&i| known(&args[i]))
+            .fold(0, |m, i| m | 1 << i);
+        if mask == 0 || tuples.is_empty() {
+            return size;
+        }
+        if args.iter().all(|a| a.bound_by(bound)) {
+            let space: f64 = (0..args.len())
+                .map(|i| self.distinct_on(rel, tuples, 1 << i) as f64)
+                .product();
+            return size / space.max(1.0);
+        }
+        size / self.distinct_on(rel, tuples, mask) as f64
+    }
+
+    /// The number of distinct projections of relation `rel`'s `tuples`
+    /// (static or relaxed) on the columns of `mask` (computed once).
     fn distinct_on(&self, rel: u32, tuples: &[Vec<u32>], mask: Adorn) -> usize {
         *self
             .distinct

@@ -206,10 +206,11 @@ fn derived_fn(
         super::adorn_text(adorn, arity)
     );
     let cyclic = reg.comp_of[rel as usize].is_some();
+    let arena = format_ident!("arena_{}", name);
     // On a cycle, a call met again while it runs falls back to the
     // component's fixpoint, computed whole (`None` marks a running call).
     let (hit, running, some) = if cyclic {
-        let fallback = from_table(reg, rel, &keys, &free);
+        let fallback = from_table(reg, rel, &keys, &free, &arena);
         (
             quote!(Some(Some(hit))),
             quote! {
@@ -246,10 +247,12 @@ fn derived_fn(
     }
     if free.is_empty() {
         let active = format_ident!("active_{}", name);
-        let fallback = from_table(reg, rel, &keys, &free);
+        let fallback = from_table(reg, rel, &keys, &free, &arena);
+        let precheck = guard_precheck(facts, reg, rel, adorn);
         let f = quote! {
             #[doc = #doc]
             fn #name(&mut self, #(#params: u32),*) -> bool {
+                #precheck
                 let key = [#(#params),*];
                 if self.calls < UNMEMOIZED_CALLS {
                     if self.#active.contains(&key) {
@@ -285,13 +288,25 @@ fn derived_fn(
             ],
         )
     } else {
-        let ty = wrap(quote!(Rc<[[u32; #w]]>));
+        let ty = wrap(quote!((u32, u32)));
+        // The queries' own relations are read by the queries, which set bits
+        // or sort their answers anyway, and by tests: duplicates cost less
+        // than sorting every list to remove them.
+        let dedup = if reg.listed.contains(&rel) {
+            quote!()
+        } else {
+            quote! {
+                out.sort_unstable();
+                out.dedup();
+            }
+        };
         let f = quote! {
             #[doc = #doc]
-            fn #name(&mut self, #(#params: u32),*) -> Rc<[[u32; #w]]> {
+            /// Its answers are rows `start..end` of its arena.
+            fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
                 let key = [#(#params),*];
                 match self.#memo.get(&key) {
-                    #hit => return hit.clone(),
+                    #hit => return *hit,
                     #running
                 }
                 #pending
@@ -299,9 +314,13 @@ fn derived_fn(
                 // keeps its capacity from state to state.
                 let mut out = self.#pool.pop().unwrap_or_default();
                 #({ #bodies })*
-                out.sort_unstable();
-                out.dedup();
-                let answers: Rc<[[u32; #w]]> = Rc::from(&out[..]);
+                #dedup
+                // Answer lists of one state follow each other in the
+                // arena, which only grows until the state is reset: a
+                // range stays valid while its reader calls on.
+                let start = self.#arena.len() as u32;
+                self.#arena.extend_from_slice(&out);
+                let answers = (start, self.#arena.len() as u32);
                 out.clear();
                 self.#pool.push(out);
                 self.#memo.insert(key, #store_answers);
@@ -313,8 +332,29 @@ fn derived_fn(
             vec![
                 quote!(#memo: Memo<[u32; #k], #ty>),
                 quote!(#pool: ::std::vec::Vec<::std::vec::Vec<[u32; #w]>>),
+                quote!(#arena: ::std::vec::Vec<[u32; #w]>),
             ],
         )
+    }
+}
+
+/// For a test of a guarded relation (the guard's arguments bound): its guard,
+/// tested before the memo and the cycle check, which it spares the calls
+/// that cannot succeed (most of them, or the guard would not be kept).
+fn guard_precheck(facts: &Facts, reg: &mut Registry, rel: u32, adorn: Adorn) -> TokenStream {
+    let n = reg.program_rels;
+    let Some(k) = facts.guards.iter().position(|g| g.of == rel) else {
+        return quote!();
+    };
+    if facts.guards[k].columns.iter().any(|&c| adorn >> c & 1 == 0) {
+        return quote!();
+    }
+    let check = reg.static_check((n + k) as u32);
+    let args = facts.guards[k].columns.iter().map(|&c| param(c));
+    quote! {
+        if !#check(#(#args),*) {
+            return false;
+        }
     }
 }
 
@@ -347,7 +387,13 @@ fn rule_bodies(
 /// The answers of a call of `rel` on a cycle, read from its component's
 /// table: rows whose `keys` columns are the parameters, their `free`
 /// columns.
-fn from_table(reg: &mut Registry, rel: u32, keys: &[usize], free: &[usize]) -> TokenStream {
+fn from_table(
+    reg: &mut Registry,
+    rel: u32,
+    keys: &[usize],
+    free: &[usize],
+    arena: &proc_macro2::Ident,
+) -> TokenStream {
     let (comp, table) = reg.table(rel);
     let f = format_ident!("component_{}", comp);
     let params: Vec<_> = keys.iter().map(|&i| param(i)).collect();
@@ -362,7 +408,11 @@ fn from_table(reg: &mut Registry, rel: u32, keys: &[usize], free: &[usize]) -> T
     } else {
         quote!({
             self.#f();
-            #matches.map(|row| [#(row[#free_cols]),*]).collect()
+            let start = self.#arena.len() as u32;
+            for row in #matches {
+                self.#arena.push([#(row[#free_cols]),*]);
+            }
+            (start, self.#arena.len() as u32)
         })
     }
 }
@@ -453,11 +503,11 @@ fn ev_items(
         } else if n_text.starts_with("pool_") {
             quote!()
         } else {
-            quote!(self.#n.clear();)
+            // Clearing an empty hash table still writes its control bytes.
+            quote!(if !self.#n.is_empty() { self.#n.clear(); })
         }
     });
     quote! {
-        use ::std::rc::Rc;
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
         use #rt::lifted::{rows, set_bits, value_mask, Keyed, Memo, NONE};
 

@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{defer, guards};
+use super::{defer, factor, guards};
 use crate::front::ir::{Keyword, PredId, Program};
 use crate::front::symbols::Sym;
 use crate::ground::budget::{Budget, GroundError};
@@ -59,7 +59,11 @@ pub struct Facts {
     /// order): per guard, the relation it guards and the columns it keeps
     /// (see [`guards`]).
     pub guards: Vec<GuardOf>,
-    /// The program's rules over the term store of the universe.
+    /// The parts of rules made relations (numbered after the guards, in
+    /// this order; see [`factor`]).
+    pub parts: Vec<factor::Part>,
+    /// The program's rules over the term store of the universe, and the
+    /// parts' rules.
     pub rules: Vec<CRule>,
     /// Whether names keep their case.
     pub case_sensitive: bool,
@@ -94,7 +98,7 @@ impl Facts {
             }
         }
         let universe = Universe::new(program, &dom);
-        let rules = rules.iter().map(|r| universe.map_rule(r)).collect();
+        let mut rules: Vec<CRule> = rules.iter().map(|r| universe.map_rule(r)).collect();
         let db = &dom.db;
         let gen = |t: u32| universe.id_of[t as usize];
         let roles: Vec<u32> = program
@@ -167,6 +171,9 @@ impl Facts {
         }));
         let mut dynamic = dom.dynamic.clone();
         dynamic.resize(statics.len(), false);
+        let parts = factor::factor(&mut rules, statics.len() as u32, |r| dynamic[r as usize]);
+        statics.resize(statics.len() + parts.len(), None);
+        dynamic.resize(statics.len(), true);
         Ok(Facts {
             roles,
             role_names,
@@ -182,6 +189,7 @@ impl Facts {
                     columns: g.columns.clone(),
                 })
                 .collect(),
+            parts,
             rules,
             case_sensitive: program.symbols.is_case_sensitive(),
             universe,

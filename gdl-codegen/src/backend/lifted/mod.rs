@@ -18,6 +18,7 @@
 
 pub mod body;
 pub mod defer;
+pub mod factor;
 pub mod facts;
 pub mod guards;
 pub mod module;
@@ -115,6 +116,8 @@ pub struct Registry {
     num_fluents: usize,
     /// Number of the program's relations: the guards come after them.
     program_rels: usize,
+    /// Number of guards: the parts of rules come after them.
+    guard_rels: usize,
     /// Body literals of each relation's rules, summed (for call costs).
     body_sizes: Vec<usize>,
     /// The static relations' tuples (`None` for a relation that is not
@@ -156,8 +159,22 @@ impl Registry {
             .map(|g| format!("guard_{}", names[g.of as usize]))
             .collect();
         arity.extend(facts.guards.iter().map(|g| g.columns.len()));
+        let part_names: Vec<String> = facts
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(k, p)| format!("{}_part{k}", names[p.of as usize]))
+            .collect();
+        arity.extend(facts.parts.iter().map(|p| p.arity));
         let program_rels = n;
-        let names = unique(names.into_iter().chain(guard_names).collect());
+        let guard_rels = facts.guards.len();
+        let names = unique(
+            names
+                .into_iter()
+                .chain(guard_names)
+                .chain(part_names)
+                .collect(),
+        );
         let n = names.len();
         let functors = facts
             .universe
@@ -177,6 +194,7 @@ impl Registry {
             names,
             arity,
             program_rels,
+            guard_rels,
             functors,
             made: BTreeSet::new(),
             statics: BTreeSet::new(),
@@ -354,7 +372,7 @@ impl Catalog for Registry {
     }
 
     fn filter_only(&self, rel: u32) -> bool {
-        rel as usize >= self.program_rels
+        (self.program_rels..self.program_rels + self.guard_rels).contains(&(rel as usize))
     }
 
     /// A call runs every rule of its relation: a few lookups per body
@@ -370,6 +388,12 @@ impl Catalog for Registry {
 }
 
 impl Registry {
+    /// Whether `rel` is a part of a rule made a relation: its tests are
+    /// memoized, as calls that vary the rule's other arguments repeat them.
+    pub fn is_part(&self, rel: u32) -> bool {
+        rel as usize >= self.program_rels + self.guard_rels
+    }
+
     /// The rows of `tuples` (relation `rel`'s, static or relaxed) matching
     /// `args` with the variables in `bound` known: the table's size over
     /// the distinct values of the bound columns (rows per key, on average),

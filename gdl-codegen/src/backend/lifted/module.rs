@@ -233,6 +233,26 @@ fn derived_fn(
         quote!()
     };
     let wrap = |ty: TokenStream| if cyclic { quote!(Option<#ty>) } else { ty };
+    if free.is_empty() && !cyclic && reg.is_part(rel) {
+        let f = quote! {
+            #[doc = #doc]
+            fn #name(&mut self, #(#params: u32),*) -> bool {
+                let key = [#(#params),*];
+                if let Some(&hit) = self.#memo.get(&key) {
+                    return hit;
+                }
+                let found = self.#eval(#(#params),*);
+                self.#memo.insert(key, found);
+                found
+            }
+
+            fn #eval(&mut self, #(#params: u32),*) -> bool {
+                #({ #bodies })*
+                false
+            }
+        };
+        return (f, vec![quote!(#memo: Memo<[u32; #k], bool>)]);
+    }
     if free.is_empty() && !cyclic {
         // A test off any cycle: evaluated each time, as a memo lookup
         // costs about what the test does.

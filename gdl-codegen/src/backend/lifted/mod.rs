@@ -367,6 +367,32 @@ impl Catalog for Registry {
         Some(self.rows_in(rel, tuples, args, bound))
     }
 
+    /// A scan with an argument bound reads the mask of that argument's
+    /// value (see [`body::Body`]): the fluents holding with it, after a
+    /// pass over the mask's words.
+    fn scan_price(&self, rel: u32, args: &[crate::lifted::Pat], bound: &[bool]) -> f64 {
+        let every = 1.0 + self.estimate(rel, args, 0);
+        let Some(crate::lifted::Pat::Func(f, a)) = args.first() else {
+            return every;
+        };
+        let Some(fid) = self.functor(*f, a.len()) else {
+            return every;
+        };
+        let words = self.num_fluents.div_ceil(64).max(1);
+        let values = (0..a.len())
+            .filter(|&i| {
+                matches!(a[i], crate::lifted::Pat::Var(_) | crate::lifted::Pat::Ground(_))
+                    && a[i].bound_by(bound)
+            })
+            .map(|i| self.values_at(fid, i))
+            .filter(|&v| v >= 2 && v * words <= MAX_VALUE_MASK_WORDS)
+            .max();
+        match values {
+            Some(v) => 1.0 + (every - 1.0) / v as f64 + words as f64 / 4.0,
+            None => every,
+        }
+    }
+
     fn may_ask_exists(&self, rel: u32) -> bool {
         self.comp_of[rel as usize].is_none() && !self.listed.contains(&rel)
     }

@@ -89,6 +89,12 @@ pub trait Catalog {
     fn filter_only(&self, _rel: u32) -> bool {
         false
     }
+    /// The work of one scan of the state for the literal `true(args..)`
+    /// with the variables in `bound` known: by default every fluent of the
+    /// functor that holds.
+    fn scan_price(&self, rel: u32, args: &[Pat], _bound: &[bool]) -> f64 {
+        1.0 + self.estimate(rel, args, 0)
+    }
     /// For a static relation, a better estimate of the tuples matching
     /// `args` with the variables in `bound` known, if the catalog has one.
     fn static_rows(&self, _rel: u32, _args: &[Pat], _bound: &[bool]) -> Option<f64> {
@@ -328,9 +334,7 @@ fn price(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> (f64, f64) {
                     let rows = if all { 0.5 } else { est.max(0.05) };
                     (catalog.call_cost(*rel, adornment(args, bound)), rows)
                 }
-                // A scan of the state visits every fluent of the functor
-                // that holds, whatever is bound.
-                Source::True if !all => (1.0 + catalog.estimate(*rel, args, 0), est.max(0.05)),
+                Source::True if !all => (catalog.scan_price(*rel, args, bound), est.max(0.05)),
                 _ if all => (1.0, test(est)),
                 _ => (2.0 + est, est.max(0.05)),
             };

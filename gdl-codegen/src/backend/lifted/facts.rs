@@ -55,6 +55,11 @@ pub struct Facts {
     pub statics: Vec<Option<Vec<Vec<u32>>>>,
     /// Per relation: whether it depends on the state or the move.
     pub dynamic: Vec<bool>,
+    /// Per program relation: its relaxed extension (generated ids) if it
+    /// is dynamic, the domains derived it, and it has at most
+    /// [`MAX_RELAXED_ROWS`] tuples: a superset of its tuples in any state,
+    /// which the planner reads for estimates.
+    pub relaxed: Vec<Option<Vec<Vec<u32>>>>,
     /// The guards (static relations numbered after the program's, in this
     /// order): per guard, the relation it guards and the columns it keeps
     /// (see [`guards`]).
@@ -169,6 +174,17 @@ impl Facts {
                     .collect(),
             )
         }));
+        let relaxed = (0..n)
+            .map(|p| {
+                let tuples = &db.rels[p].tuples;
+                (dom.dynamic[p] && dom.solved[p] && tuples.len() <= MAX_RELAXED_ROWS).then(|| {
+                    tuples
+                        .iter()
+                        .map(|&a| db.terms.args(a).iter().map(|&t| gen(t)).collect())
+                        .collect()
+                })
+            })
+            .collect();
         let mut dynamic = dom.dynamic.clone();
         dynamic.resize(statics.len(), false);
         let parts = factor::factor(&mut rules, statics.len() as u32, |r| dynamic[r as usize]);
@@ -182,6 +198,7 @@ impl Facts {
             init,
             statics,
             dynamic,
+            relaxed,
             guards: guards
                 .iter()
                 .map(|g| GuardOf {
@@ -196,6 +213,9 @@ impl Facts {
         })
     }
 }
+
+/// Largest relaxed extension kept for the planner's estimates.
+pub const MAX_RELAXED_ROWS: usize = 50_000;
 
 /// Most relations [`relaxed_domains`] tries leaving to run time, one at a
 /// time, before it gives up.

@@ -123,6 +123,9 @@ pub struct Registry {
     /// The static relations' tuples (`None` for a relation that is not
     /// static), for estimates.
     static_tuples: Vec<Option<Vec<Vec<u32>>>>,
+    /// Relaxed extensions of the dynamic relations (`None` where unknown or
+    /// too large), for estimates.
+    relaxed_tuples: Vec<Option<Vec<Vec<u32>>>>,
     /// Distinct projections of static or relaxed relations on sets of
     /// columns, as estimates ask for them.
     distinct: std::cell::RefCell<FxHashMap<(u32, Adorn), usize>>,
@@ -220,6 +223,7 @@ impl Registry {
             fluents_per_functor,
             num_fluents: facts.fluents.len(),
             static_tuples: facts.statics.clone(),
+            relaxed_tuples: facts.relaxed.clone(),
             distinct: Default::default(),
             body_sizes: {
                 let mut sizes = vec![0; n];
@@ -316,6 +320,9 @@ impl Registry {
     }
 }
 
+/// Rows per call up to which a relaxed extension is trusted for estimates.
+const FEW_ROWS: f64 = 4.0;
+
 impl Catalog for Registry {
     fn source(&self, rel: u32) -> Source {
         if Some(rel) == self.true_rel {
@@ -381,8 +388,10 @@ impl Catalog for Registry {
         let words = self.num_fluents.div_ceil(64).max(1);
         let values = (0..a.len())
             .filter(|&i| {
-                matches!(a[i], crate::lifted::Pat::Var(_) | crate::lifted::Pat::Ground(_))
-                    && a[i].bound_by(bound)
+                matches!(
+                    a[i],
+                    crate::lifted::Pat::Var(_) | crate::lifted::Pat::Ground(_)
+                ) && a[i].bound_by(bound)
             })
             .map(|i| self.values_at(fid, i))
             .filter(|&v| v >= 2 && v * words <= MAX_VALUE_MASK_WORDS)
@@ -391,6 +400,20 @@ impl Catalog for Registry {
             Some(v) => 1.0 + (every - 1.0) / v as f64 + words as f64 / 4.0,
             None => every,
         }
+    }
+
+    /// From the relation's relaxed extension (a superset of its tuples in
+    /// any state), when it gives a few rows per call: a relation such as
+    /// a pawn's advance, one or two squares from a given one. Where it
+    /// gives many, the extension says little of one state's tuples.
+    fn derived_rows(&self, rel: u32, args: &[crate::lifted::Pat], bound: &[bool]) -> Option<f64> {
+        if self.comp_of[rel as usize].is_some() {
+            // A recursive call that enumerates may meet itself.
+            return None;
+        }
+        let tuples = self.relaxed_tuples.get(rel as usize)?.as_ref()?;
+        let rows = self.rows_in(rel, tuples, args, bound);
+        (rows <= FEW_ROWS).then_some(rows)
     }
 
     fn may_ask_exists(&self, rel: u32) -> bool {

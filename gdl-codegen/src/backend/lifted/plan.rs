@@ -95,6 +95,12 @@ pub trait Catalog {
     fn scan_price(&self, rel: u32, args: &[Pat], _bound: &[bool]) -> f64 {
         1.0 + self.estimate(rel, args, 0)
     }
+    /// For a derived relation off any cycle, the tuples a call returns
+    /// with the variables in `bound` known, if the catalog knows them to be
+    /// few.
+    fn derived_rows(&self, _rel: u32, _args: &[Pat], _bound: &[bool]) -> Option<f64> {
+        None
+    }
     /// For a static relation, a better estimate of the tuples matching
     /// `args` with the variables in `bound` known, if the catalog has one.
     fn static_rows(&self, _rel: u32, _args: &[Pat], _bound: &[bool]) -> Option<f64> {
@@ -325,6 +331,7 @@ fn price(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> (f64, f64) {
             let source = catalog.source(*rel);
             let est = match source {
                 Source::Static => catalog.static_rows(*rel, args, bound),
+                Source::Derived => catalog.derived_rows(*rel, args, bound),
                 _ => None,
             }
             .unwrap_or_else(|| catalog.estimate(*rel, args, known));

@@ -27,6 +27,9 @@ pub struct Body<'r> {
     bound: Vec<bool>,
     wraps: Vec<Wrap>,
     fresh: usize,
+    /// Compound patterns matched so far, with the term each matched: built
+    /// again later (a frame rule's head), a pattern is that term.
+    matched: Vec<(Pat, Ident)>,
     /// The component being computed, whose tables its rules read without
     /// asking for them again.
     pub within: Option<usize>,
@@ -54,6 +57,7 @@ impl<'r> Body<'r> {
             bound: vec![false; num_vars],
             wraps: Vec::new(),
             fresh: 0,
+            matched: Vec::new(),
             within,
         }
     }
@@ -116,6 +120,10 @@ impl<'r> Body<'r> {
                 let t = lit(*t);
                 quote!(#t)
             }
+            Pat::Func(..) if self.matched.iter().any(|(q, _)| q == p) => {
+                let t = self.matched.iter().find(|(q, _)| q == p).map(|(_, t)| t);
+                quote!(#t)
+            }
             Pat::Func(f, args) => {
                 let vals: Vec<TokenStream> = args.iter().map(|a| self.value(a)).collect();
                 match self.reg.make_table(*f, args.len()) {
@@ -171,6 +179,7 @@ impl<'r> Body<'r> {
                     let i = Literal::usize_unsuffixed(i);
                     self.matching(a, quote!(#xs[#i]));
                 }
+                self.matched.push((p.clone(), t));
             }
         }
     }

@@ -223,9 +223,9 @@ fn derived_fn(
         (quote!(Some(hit)), quote!(None => {}), quote!())
     };
     let (store, store_answers) = if cyclic {
-        (quote!(#some(found)), quote!(#some(answers.clone())))
+        (quote!(#some(found)), quote!(#some(answers)))
     } else {
-        (quote!(found), quote!(answers.clone()))
+        (quote!(found), quote!(answers))
     };
     let pending = if cyclic {
         quote!(self.#memo.insert(key, None);)
@@ -268,11 +268,28 @@ fn derived_fn(
     if free.is_empty() {
         let active = format_ident!("active_{}", name);
         let fallback = from_table(reg, rel, &keys, &free, &arena);
-        let precheck = guard_precheck(facts, reg, rel, adorn);
+        // The guard is tested where the call is made (most calls stop
+        // there), the memo and the cycle check in a function of their own.
+        let (entry, memoized) = match guard_precheck(facts, reg, rel, adorn) {
+            Some(precheck) => {
+                let memoized = format_ident!("memoized_{}", name);
+                let entry = quote! {
+                    #[doc = #doc]
+                    #[inline(always)]
+                    fn #name(&mut self, #(#params: u32),*) -> bool {
+                        #precheck
+                        self.#memoized(#(#params),*)
+                    }
+
+                    #[inline(never)]
+                };
+                (entry, memoized)
+            }
+            None => (quote!(#[doc = #doc]), name.clone()),
+        };
         let f = quote! {
-            #[doc = #doc]
-            fn #name(&mut self, #(#params: u32),*) -> bool {
-                #precheck
+            #entry
+            fn #memoized(&mut self, #(#params: u32),*) -> bool {
                 let key = [#(#params),*];
                 if self.calls < UNMEMOIZED_CALLS {
                     if self.#active.contains(&key) {
@@ -361,21 +378,24 @@ fn derived_fn(
 /// For a test of a guarded relation (the guard's arguments bound): its guard,
 /// tested before the memo and the cycle check, which it spares the calls
 /// that cannot succeed (most of them, or the guard would not be kept).
-fn guard_precheck(facts: &Facts, reg: &mut Registry, rel: u32, adorn: Adorn) -> TokenStream {
+fn guard_precheck(
+    facts: &Facts,
+    reg: &mut Registry,
+    rel: u32,
+    adorn: Adorn,
+) -> Option<TokenStream> {
     let n = reg.program_rels;
-    let Some(k) = facts.guards.iter().position(|g| g.of == rel) else {
-        return quote!();
-    };
+    let k = facts.guards.iter().position(|g| g.of == rel)?;
     if facts.guards[k].columns.iter().any(|&c| adorn >> c & 1 == 0) {
-        return quote!();
+        return None;
     }
     let check = reg.static_check((n + k) as u32);
     let args = facts.guards[k].columns.iter().map(|&c| param(c));
-    quote! {
+    Some(quote! {
         if !#check(#(#args),*) {
             return false;
         }
-    }
+    })
 }
 
 /// The code of each rule of `rel` called with `adorn`: a solution returns

@@ -61,6 +61,8 @@ const REPRESENTATIVE: &[&str] = &[
 /// components).
 const CYCLIC: &[&str] = &[
     "stanford-via-chiaras/hexbad4.kif",
+    // `affected`, a recursion seeded by the move, computed whole.
+    "ggp-repository-base/reversi.kif",
     "stanford-via-chiaras/hexworse4.kif",
 ];
 

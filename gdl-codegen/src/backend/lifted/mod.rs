@@ -107,6 +107,11 @@ pub struct Registry {
     comp_of: Vec<Option<usize>>,
     /// Components whose tables are read.
     comps: BTreeSet<usize>,
+    /// Components every base rule of which reads the joint move: their
+    /// tables hold what one move sets off (reversi's flipped discs), small
+    /// enough to compute whole from the move on, where asking for each
+    /// tuple from the state (every disc) would walk the board many times.
+    move_seeded: BTreeSet<usize>,
     true_rel: Option<u32>,
     does_rel: Option<u32>,
     /// The relations the queries list in full (`legal`, `next`, `goal`).
@@ -212,6 +217,7 @@ impl Registry {
             fluent_values: fluent_values(facts),
             calls: Vec::new(),
             call_names: BTreeMap::new(),
+            move_seeded: move_seeded(facts, &cycles(facts, n), kw(Keyword::Does)),
             comp_of: cycles(facts, n),
             comps: BTreeSet::new(),
             true_rel: kw(Keyword::True),
@@ -320,6 +326,9 @@ impl Registry {
     }
 }
 
+/// Tuples estimated of a move-seeded component's relation.
+const MOVE_SEEDED_ROWS: f64 = 16.0;
+
 /// Rows per call up to which a relaxed extension is trusted for estimates.
 const FEW_ROWS: f64 = 4.0;
 
@@ -329,7 +338,9 @@ impl Catalog for Registry {
             Source::True
         } else if Some(rel) == self.does_rel {
             Source::Does
-        } else if self.comp_of[rel as usize].is_some_and(|c| Some(c) == self.within) {
+        } else if self.comp_of[rel as usize]
+            .is_some_and(|c| Some(c) == self.within || self.move_seeded.contains(&c))
+        {
             Source::Table
         } else if self.static_tuples[rel as usize].is_some() {
             Source::Static
@@ -358,6 +369,12 @@ impl Catalog for Registry {
             // A derived relation is computed per call: each unbound
             // argument multiplies the work (a domain of ~8 values each, say),
             // so bind its arguments first through cheaper literals.
+            // What one move sets off: a few tuples.
+            Source::Table
+                if self.comp_of[rel as usize].is_some_and(|c| self.move_seeded.contains(&c)) =>
+            {
+                MOVE_SEEDED_ROWS
+            }
             Source::Derived | Source::Table => {
                 let unknown = args.iter().map(count_leaves).sum::<i32>() - leaves;
                 return 20.0 * 8f64.powi(unknown);
@@ -427,6 +444,10 @@ impl Catalog for Registry {
     /// A call runs every rule of its relation: a few lookups per body
     /// literal, more on a cycle, where it recurses.
     fn call_cost(&self, rel: u32, _adorn: Adorn) -> f64 {
+        if self.source(rel) == Source::Table {
+            // A table already computed: a search or a scan.
+            return 2.0;
+        }
         let per_literal = if self.comp_of[rel as usize].is_some() {
             12.0
         } else {
@@ -563,6 +584,36 @@ fn cycles(facts: &Facts, n: usize) -> Vec<Option<usize>> {
             (cyclic && facts.dynamic[p]).then_some(c)
         })
         .collect()
+}
+
+/// The components (of `comp_of`) every base rule of which (no body
+/// literal in the component) reads `does`.
+fn move_seeded(facts: &Facts, comp_of: &[Option<usize>], does: Option<u32>) -> BTreeSet<usize> {
+    let Some(does) = does else {
+        return BTreeSet::new();
+    };
+    let mut seeded: BTreeSet<usize> = comp_of.iter().flatten().copied().collect();
+    for r in &facts.rules {
+        let Some(c) = comp_of[r.head_rel as usize] else {
+            continue;
+        };
+        let rel_of = |l: &crate::lifted::Lit| match l {
+            crate::lifted::Lit::Pos(rel, _) | crate::lifted::Lit::Neg(rel, _) => Some(*rel),
+            crate::lifted::Lit::Distinct(..) => None,
+        };
+        let base = !r
+            .body
+            .iter()
+            .any(|l| rel_of(l).is_some_and(|p| comp_of[p as usize] == Some(c)));
+        let reads_move = r
+            .body
+            .iter()
+            .any(|l| matches!(l, crate::lifted::Lit::Pos(p, _) if *p == does));
+        if base && !reads_move {
+            seeded.remove(&c);
+        }
+    }
+    seeded
 }
 
 /// Number of leaves (constants and variables) of a pattern.

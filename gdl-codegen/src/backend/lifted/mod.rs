@@ -642,3 +642,46 @@ fn unique(names: Vec<String>) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::{self, Options};
+    use crate::ground::budget::Budget;
+
+    /// A row of cells: a move at `?m` turns over the run of opponent discs
+    /// after it (`flip`, seeded by the move); `open` is a run of empty
+    /// cells (seeded by the board).
+    const ROW: &str = "(role r) (succ 1 2) (succ 2 3) (succ 3 4)
+        (init (cell 2 o)) (init (cell 3 o)) (init (cell 4 x))
+        (<= (flip ?b) (does r (put ?a)) (succ ?a ?b) (true (cell ?b o)))
+        (<= (flip ?c) (flip ?b) (succ ?b ?c) (true (cell ?c o)))
+        (<= (open ?a ?a) (succ ?a ?b) (not (true (cell ?a o))) (not (true (cell ?a x))))
+        (<= (open ?a ?c) (open ?a ?b) (succ ?b ?c) (not (true (cell ?c o))))
+        (<= (legal r (put ?a)) (open ?a ?b))
+        (<= (next (cell ?b x)) (flip ?b))
+        (<= (next (cell ?b ?c)) (true (cell ?b ?c)) (not (flip ?b)))
+        (<= terminal (true (cell 1 x)))
+        (<= (goal r 100) (true (cell 1 x)))";
+
+    #[test]
+    fn only_components_every_base_rule_of_which_reads_the_move_are_move_seeded() {
+        let fe = front::run_bytes("row.kif", ROW.as_bytes(), &Options::default());
+        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
+        let p = &fe.program;
+        let rel = |name: &str| {
+            (0..p.preds.len())
+                .find(|&i| p.symbols.name(p.preds[i].name) == name)
+                .expect("a relation of that name")
+        };
+        let facts = Facts::compute(p, &Budget::default()).expect("facts");
+        let n = facts.statics.len();
+        let comp_of = cycles(&facts, n);
+        let does = p.keyword_pred(Keyword::Does).map(|d| d.0);
+        let seeded = move_seeded(&facts, &comp_of, does);
+        let flip = comp_of[rel("flip")].expect("flip is recursive");
+        let open = comp_of[rel("open")].expect("open is recursive");
+        assert!(seeded.contains(&flip));
+        assert!(!seeded.contains(&open));
+    }
+}

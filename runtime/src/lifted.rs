@@ -337,6 +337,7 @@ impl Iterator for Bits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Move;
 
     #[test]
     fn rows_finds_every_row_with_the_key_and_no_other() {
@@ -391,4 +392,45 @@ mod tests {
         let m = [0b0011u64, u64::MAX];
         assert_eq!(set_bits(&s, &m).collect::<Vec<_>>(), vec![0, 1, 127]);
     }
+
+    #[test]
+    fn sort_moves_sorts_and_dedups_few_and_many_moves() {
+        for n in [3u32, 40, 200] {
+            let mut moves: Vec<Move> = (0..n).rev().map(|i| Move(i * 7 % (n + 1))).collect();
+            moves.extend(moves.clone());
+            let mut expected = moves.clone();
+            expected.sort_unstable();
+            expected.dedup();
+            sort_moves(&mut moves, n as usize + 1);
+            assert_eq!(moves, expected, "{n} moves");
+        }
+    }
+}
+
+/// Sorts `moves`, ids below `count`, and removes repeats. Many moves for
+/// their range (a choice of a number among a hundred) go through a bit
+/// set, in time linear in the range's words, where sorting would compare
+/// them a hundred times over; a few are sorted.
+pub fn sort_moves(moves: &mut Vec<crate::game::Move>, count: usize) {
+    let words = count.div_ceil(64);
+    if moves.len() < 32 || words > moves.len() {
+        moves.sort_unstable();
+        moves.dedup();
+        return;
+    }
+    thread_local! {
+        static BITS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BITS.with(|bits| {
+        let mut bits = bits.borrow_mut();
+        bits.clear();
+        bits.resize(words, 0);
+        for m in moves.iter() {
+            bits[(m.0 >> 6) as usize] |= 1 << (m.0 & 63);
+        }
+        moves.clear();
+        for (i, &word) in bits.iter().enumerate() {
+            moves.extend(Bits(word).map(|b| crate::game::Move(i as u32 * 64 + b)));
+        }
+    });
 }

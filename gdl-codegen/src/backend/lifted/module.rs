@@ -560,6 +560,8 @@ fn ev_items(
             /// Recursive tests run without a memo so far (see
             /// `UNMEMOIZED_CALLS`).
             calls: u32,
+            /// A buffer for the legal move terms of a role.
+            terms: ::std::vec::Vec<u32>,
             #(#fields,)*
         }
 
@@ -605,6 +607,7 @@ fn ev_items(
                     state: [!0; #nw],
                     joint: [NONE; #nr],
                     calls: 0,
+                    terms: ::std::vec::Vec::new(),
                     #(#names: ::core::default::Default::default(),)*
                 }
             }
@@ -935,17 +938,21 @@ fn methods(facts: &Facts, rt: &syn::Path, state: &proc_macro2::Ident, nw: usize)
             let (Some(&r), Some(ids)) = (ROLE_TERM.get(role), MOVE_OF.get(role)) else {
                 return;
             };
-            let mut terms = ::std::vec::Vec::new();
-            with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, &mut terms));
-            for t in terms {
-                let rank = MOVE_RANK.get(t as usize).copied().unwrap_or(NONE);
-                match ids.get(rank as usize) {
-                    Some(&m) if m != NONE => out.push(#rt::Move(m)),
-                    _ => {}
+            with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| {
+                // The evaluation's buffer, kept from call to call.
+                let mut terms = ::core::mem::take(&mut ev.terms);
+                terms.clear();
+                ev.legal(r, &mut terms);
+                for &t in &terms {
+                    let rank = MOVE_RANK.get(t as usize).copied().unwrap_or(NONE);
+                    match ids.get(rank as usize) {
+                        Some(&m) if m != NONE => out.push(#rt::Move(m)),
+                        _ => {}
+                    }
                 }
-            }
-            out.sort_unstable();
-            out.dedup();
+                ev.terms = terms;
+            });
+            #rt::lifted::sort_moves(out, MOVES[role].len());
         }
 
         fn is_terminal(&self, state: &#state) -> bool {

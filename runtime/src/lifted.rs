@@ -334,6 +334,34 @@ impl Iterator for Bits {
     }
 }
 
+/// Sorts `moves`, ids below `count`, and removes repeats. Many moves for
+/// their range (a choice of a number among a hundred) go through a bit
+/// set, in time linear in the range's words, where sorting would compare
+/// them a hundred times over; a few are sorted.
+pub fn sort_moves(moves: &mut Vec<crate::game::Move>, count: usize) {
+    let words = count.div_ceil(64);
+    if moves.len() < 32 || words > moves.len() {
+        moves.sort_unstable();
+        moves.dedup();
+        return;
+    }
+    thread_local! {
+        static BITS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BITS.with(|bits| {
+        let mut bits = bits.borrow_mut();
+        bits.clear();
+        bits.resize(words, 0);
+        for m in moves.iter() {
+            bits[(m.0 >> 6) as usize] |= 1 << (m.0 & 63);
+        }
+        moves.clear();
+        for (i, &word) in bits.iter().enumerate() {
+            moves.extend(Bits(word).map(|b| crate::game::Move(i as u32 * 64 + b)));
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,32 +433,4 @@ mod tests {
             assert_eq!(moves, expected, "{n} moves");
         }
     }
-}
-
-/// Sorts `moves`, ids below `count`, and removes repeats. Many moves for
-/// their range (a choice of a number among a hundred) go through a bit
-/// set, in time linear in the range's words, where sorting would compare
-/// them a hundred times over; a few are sorted.
-pub fn sort_moves(moves: &mut Vec<crate::game::Move>, count: usize) {
-    let words = count.div_ceil(64);
-    if moves.len() < 32 || words > moves.len() {
-        moves.sort_unstable();
-        moves.dedup();
-        return;
-    }
-    thread_local! {
-        static BITS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    BITS.with(|bits| {
-        let mut bits = bits.borrow_mut();
-        bits.clear();
-        bits.resize(words, 0);
-        for m in moves.iter() {
-            bits[(m.0 >> 6) as usize] |= 1 << (m.0 & 63);
-        }
-        moves.clear();
-        for (i, &word) in bits.iter().enumerate() {
-            moves.extend(Bits(word).map(|b| crate::game::Move(i as u32 * 64 + b)));
-        }
-    });
 }

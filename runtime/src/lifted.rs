@@ -291,18 +291,46 @@ fn partition(n: usize, below: impl Fn(usize) -> bool) -> usize {
     lo
 }
 
-/// The mask of the fluents whose argument has value `v`: `masks[k]` where
+/// A mask over the state's words that is zero outside `first..first +
+/// words.len()`: a scan reads those words only (the fluents of one functor,
+/// or with one value at an argument, are often a run of the text order).
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    /// The index of the first word.
+    pub first: usize,
+    /// The words from there on.
+    pub words: &'static [u64],
+}
+
+impl Span {
+    /// No fluent.
+    pub const EMPTY: Span = Span {
+        first: 0,
+        words: &[],
+    };
+}
+
+/// The span of the fluents whose argument has value `v`: `spans[k]` where
 /// `vals[k] == v` (`vals` sorted); no fluent when `v` is not among `vals`.
 #[inline]
-pub fn value_mask<const W: usize>(
-    vals: &[u32],
-    masks: &'static [[u64; W]],
-    v: u32,
-) -> &'static [u64] {
+pub fn value_span(vals: &[u32], spans: &'static [Span], v: u32) -> Span {
     match vals.binary_search(&v) {
-        Ok(k) => &masks[k],
-        Err(_) => &[],
+        Ok(k) => spans[k],
+        Err(_) => Span::EMPTY,
     }
+}
+
+/// The positions of the bits set in both `state` and `span`, in order.
+#[inline]
+pub fn set_bits_in(state: &[u64], span: Span) -> impl Iterator<Item = u32> + '_ {
+    let first = span.first;
+    state
+        .get(first..)
+        .unwrap_or(&[])
+        .iter()
+        .zip(span.words)
+        .enumerate()
+        .flat_map(move |(i, (&s, &m))| Bits(s & m).map(move |b| (first + i) as u32 * 64 + b))
 }
 
 /// The positions of the bits set in both `state` and `mask`, in order.
@@ -419,6 +447,28 @@ mod tests {
         let s = [0b1011u64, 1 << 63];
         let m = [0b0011u64, u64::MAX];
         assert_eq!(set_bits(&s, &m).collect::<Vec<_>>(), vec![0, 1, 127]);
+    }
+
+    #[test]
+    fn set_bits_in_reads_the_span_s_words_only() {
+        static WORDS: [u64; 2] = [0b0110, 1];
+        let span = Span {
+            first: 1,
+            words: &WORDS,
+        };
+        let state = [u64::MAX, 0b0100, 0b11];
+        assert_eq!(set_bits_in(&state, span).collect::<Vec<_>>(), vec![66, 128]);
+        assert_eq!(set_bits_in(&state, Span::EMPTY).count(), 0);
+        let vals = [3, 7];
+        static SPANS: [Span; 2] = [
+            Span::EMPTY,
+            Span {
+                first: 2,
+                words: &[1],
+            },
+        ];
+        assert_eq!(value_span(&vals, &SPANS, 7).first, 2);
+        assert_eq!(value_span(&vals, &SPANS, 5).words.len(), 0);
     }
 
     #[test]

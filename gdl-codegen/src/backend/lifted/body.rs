@@ -290,13 +290,13 @@ impl<'r> Body<'r> {
             Some(mask) => mask,
             None => {
                 let mask = self.reg.mask(p);
-                quote!(&#mask)
+                quote!(#mask)
             }
         };
         let f = self.fresh("f");
         self.wraps.push(Wrap::For(
             quote!(#f),
-            quote!(set_bits(&{ self.state }, #mask)),
+            quote!(set_bits_in(&*::std::rc::Rc::clone(&self.state), #mask)),
         ));
         self.matching(p, quote!(FLUENT_TERM[#f as usize]));
     }
@@ -314,7 +314,7 @@ impl<'r> Body<'r> {
             .max_by_key(|&i| (self.reg.values_at(fid, i), std::cmp::Reverse(i)))?;
         let (vals, masks) = self.reg.value_mask(fid, pos)?;
         let v = self.value(&args[pos]);
-        Some(quote!(value_mask(&#vals, &#masks, #v)))
+        Some(quote!(value_span(&#vals, &#masks, #v)))
     }
 
     /// `does(r, m)`: the joint move, role by role.

@@ -549,13 +549,15 @@ fn ev_items(
     });
     quote! {
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{rows, set_bits, value_mask, Keyed, Memo, NONE};
+        use #rt::lifted::{rows, set_bits_in, value_span, Keyed, Memo, Span, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
         /// been computed so far, by relation and bound arguments.
         struct Ev {
-            state: [u64; #nw],
+            /// The state, shared with the scans running over it (a scan
+            /// holds a count, not a copy, while its loop calls on).
+            state: ::std::rc::Rc<[u64; #nw]>,
             joint: [u32; #nr],
             /// Recursive tests run without a memo so far (see
             /// `UNMEMOIZED_CALLS`).
@@ -593,7 +595,7 @@ fn ev_items(
         ) -> R {
             cell.with(|cell| {
                 let mut ev = cell.borrow_mut();
-                if ev.state != *state || ev.joint != *joint {
+                if *ev.state != *state || ev.joint != *joint {
                     ev.reset(state, joint);
                 }
                 f(&mut ev)
@@ -604,7 +606,7 @@ fn ev_items(
         impl Ev {
             fn new() -> Self {
                 Ev {
-                    state: [!0; #nw],
+                    state: ::std::rc::Rc::new([!0; #nw]),
                     joint: [NONE; #nr],
                     calls: 0,
                     terms: ::std::vec::Vec::new(),
@@ -614,7 +616,9 @@ fn ev_items(
 
             /// Forgets what was computed (keeping the tables' memory).
             fn reset(&mut self, state: &[u64; #nw], joint: &[u32; #nr]) {
-                self.state = *state;
+                // No scan runs between states: the count is one, and
+                // the state is written in place.
+                *::std::rc::Rc::make_mut(&mut self.state) = *state;
                 self.joint = *joint;
                 self.calls = 0;
                 #(#resets)*
@@ -811,10 +815,10 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
     let nwl = usize_lit(nw);
     let masks = reg.masks.iter().map(|&fid| {
         let name = mask_name(fid);
-        let words = mask_words(facts, nw, |t| {
+        let span = mask_span(facts, nw, |t| {
             fid.is_none_or(|f| u.functor[t as usize] == f)
         });
-        quote!(static #name: [u64; #nwl] = #words;)
+        quote!(static #name: Span = #span;)
     });
     let value_masks = reg
         .value_masks
@@ -886,15 +890,18 @@ fn static_tables(
 
 /// A fluent mask as an array literal: the bits of the fluents whose term
 /// satisfies `holds`.
-fn mask_words(facts: &Facts, nw: usize, holds: impl Fn(u32) -> bool) -> TokenStream {
+fn mask_span(facts: &Facts, nw: usize, holds: impl Fn(u32) -> bool) -> TokenStream {
     let mut words = vec![0u64; nw];
     for (i, &t) in facts.fluents.iter().enumerate() {
         if holds(t) {
             words[i / 64] |= 1 << (i % 64);
         }
     }
-    let words = words.into_iter().map(hex);
-    quote!([#(#words),*])
+    let first = words.iter().position(|&w| w != 0).unwrap_or(0);
+    let end = words.iter().rposition(|&w| w != 0).map_or(first, |i| i + 1);
+    let words = words[first..end].iter().map(|&w| hex(w));
+    let first = usize_lit(first);
+    quote!(Span { first: #first, words: &[#(#words),*] })
 }
 
 /// `VALS_f_p` (the values of argument `pos` among functor `fid`'s fluents,
@@ -911,8 +918,8 @@ fn value_mask_items(facts: &Facts, nw: usize, (fid, pos): (u32, usize)) -> Token
         .collect();
     let rows = vals
         .iter()
-        .map(|&v| mask_words(facts, nw, |t| of_functor(t) && arg(t) == v));
-    let (k, nwl) = (usize_lit(vals.len()), usize_lit(nw));
+        .map(|&v| mask_span(facts, nw, |t| of_functor(t) && arg(t) == v));
+    let k = usize_lit(vals.len());
     let vals_name = format_ident!("VALS_{}_{}", fid, pos);
     let masks_name = format_ident!("MASKS_{}_{}", fid, pos);
     let vals = vals.iter().map(|&v| Literal::u32_unsuffixed(v));
@@ -920,7 +927,7 @@ fn value_mask_items(facts: &Facts, nw: usize, (fid, pos): (u32, usize)) -> Token
         /// The values of one argument among one functor's fluents, sorted.
         static #vals_name: [u32; #k] = [#(#vals),*];
         /// Per value beside, the fluents with that value there.
-        static #masks_name: [[u64; #nwl]; #k] = [#(#rows),*];
+        static #masks_name: [Span; #k] = [#(#rows),*];
     }
 }
 

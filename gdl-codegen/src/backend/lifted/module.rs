@@ -232,7 +232,6 @@ fn derived_fn(
     } else {
         quote!()
     };
-    let wrap = |ty: TokenStream| if cyclic { quote!(Option<#ty>) } else { ty };
     if free.is_empty() && !cyclic && reg.is_part(rel) {
         let f = quote! {
             #[doc = #doc]
@@ -265,114 +264,213 @@ fn derived_fn(
         };
         return (f, Vec::new());
     }
+    let m = Memoized {
+        name,
+        eval,
+        memo,
+        params,
+        k,
+        bodies,
+        doc,
+        hit,
+        running,
+        pending,
+        store,
+        cyclic,
+    };
     if free.is_empty() {
-        let active = format_ident!("active_{}", name);
+        let active = format_ident!("active_{}", m.name);
         let fallback = from_table(reg, rel, &keys, &free, &arena);
-        // The guard is tested where the call is made (most calls stop
-        // there), the memo and the cycle check in a function of their own.
-        let (entry, memoized) = match guard_precheck(facts, reg, rel, adorn) {
-            Some(precheck) => {
-                let memoized = format_ident!("memoized_{}", name);
-                let entry = quote! {
-                    #[doc = #doc]
-                    #[inline(always)]
-                    fn #name(&mut self, #(#params: u32),*) -> bool {
-                        #precheck
-                        self.#memoized(#(#params),*)
-                    }
-
-                    #[inline(never)]
-                };
-                (entry, memoized)
-            }
-            None => (quote!(#[doc = #doc]), name.clone()),
-        };
-        let f = quote! {
-            #entry
-            fn #memoized(&mut self, #(#params: u32),*) -> bool {
-                let key = [#(#params),*];
-                if self.calls < UNMEMOIZED_CALLS {
-                    if self.#active.contains(&key) {
-                        return #fallback;
-                    }
-                    self.calls += 1;
-                    self.#active.push(key);
-                    let found = self.#eval(#(#params),*);
-                    self.#active.pop();
-                    return found;
-                }
-                match self.#memo.get(&key) {
-                    #hit => return *hit,
-                    #running
-                }
-                #pending
-                let found = self.#eval(#(#params),*);
-                self.#memo.insert(key, #store);
-                found
-            }
-
-            fn #eval(&mut self, #(#params: u32),*) -> bool {
-                #({ #bodies })*
-                false
-            }
-        };
-        let ty = wrap(quote!(bool));
-        (
-            f,
-            vec![
-                quote!(#memo: Memo<[u32; #k], #ty>),
-                quote!(#active: ::std::vec::Vec<[u32; #k]>),
-            ],
-        )
+        let precheck = guard_precheck(facts, reg, rel, adorn);
+        recursive_test_fn(&m, active, fallback, precheck)
     } else {
-        let ty = wrap(quote!((u32, u32)));
-        // The queries' own relations are read by the queries, which set bits
-        // or sort their answers anyway, and by tests: duplicates cost less
-        // than sorting every list to remove them.
-        let dedup = if reg.listed.contains(&rel) {
-            quote!()
-        } else {
-            quote! {
-                out.sort_unstable();
-                out.dedup();
-            }
-        };
-        let f = quote! {
-            #[doc = #doc]
-            /// Its answers are rows `start..end` of its arena.
-            fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
-                let key = [#(#params),*];
-                match self.#memo.get(&key) {
-                    #hit => return *hit,
-                    #running
-                }
-                #pending
-                // A buffer from the pool (a stack, as calls nest), which
-                // keeps its capacity from state to state.
-                let mut out = self.#pool.pop().unwrap_or_default();
-                #({ #bodies })*
-                #dedup
-                // Answer lists of one state follow each other in the
-                // arena, which only grows until the state is reset: a
-                // range stays valid while its reader calls on.
-                let start = self.#arena.len() as u32;
-                self.#arena.extend_from_slice(&out);
-                let answers = (start, self.#arena.len() as u32);
-                out.clear();
-                self.#pool.push(out);
-                self.#memo.insert(key, #store_answers);
-                answers
-            }
-        };
-        (
-            f,
-            vec![
-                quote!(#memo: Memo<[u32; #k], #ty>),
-                quote!(#pool: ::std::vec::Vec<::std::vec::Vec<[u32; #w]>>),
-                quote!(#arena: ::std::vec::Vec<[u32; #w]>),
-            ],
-        )
+        let listed = reg.listed.contains(&rel);
+        answers_fn(&m, pool, arena, w, store_answers, listed)
     }
+}
+
+/// What the functions of one memoized call share: its names, parameters,
+/// rule bodies, and how it reads and writes its memo (on a cycle, a call
+/// met again while it runs falls back to the component's fixpoint).
+struct Memoized {
+    name: proc_macro2::Ident,
+    eval: proc_macro2::Ident,
+    memo: proc_macro2::Ident,
+    params: Vec<proc_macro2::Ident>,
+    /// The width of its keys.
+    k: Literal,
+    bodies: Vec<TokenStream>,
+    doc: String,
+    /// The memo lookup's arm of a hit, binding `hit`, and its other arms.
+    hit: TokenStream,
+    running: TokenStream,
+    /// What a call writes to the memo before it runs, and what it stores.
+    pending: TokenStream,
+    store: TokenStream,
+    /// On a cycle: the memo's values are options (`None` while running).
+    cyclic: bool,
+}
+
+impl Memoized {
+    /// The memo's value type for answers of type `ty`.
+    fn value_type(&self, ty: TokenStream) -> TokenStream {
+        if self.cyclic {
+            quote!(Option<#ty>)
+        } else {
+            ty
+        }
+    }
+}
+
+/// A recursive test: unmemoized while the evaluation's budget of such
+/// calls lasts (a cycle met falls back to the component's fixpoint), then
+/// memoized.
+fn recursive_test_fn(
+    m: &Memoized,
+    active: proc_macro2::Ident,
+    fallback: TokenStream,
+    precheck: Option<TokenStream>,
+) -> (TokenStream, Vec<TokenStream>) {
+    let Memoized {
+        name,
+        eval,
+        memo,
+        params,
+        k,
+        bodies,
+        doc,
+        hit,
+        running,
+        pending,
+        store,
+        ..
+    } = m;
+    // The guard is tested where the call is made (most calls stop
+    // there), the memo and the cycle check in a function of their own.
+    let (entry, memoized) = match precheck {
+        Some(precheck) => {
+            let memoized = format_ident!("memoized_{}", name);
+            let entry = quote! {
+                #[doc = #doc]
+                #[inline(always)]
+                fn #name(&mut self, #(#params: u32),*) -> bool {
+                    #precheck
+                    self.#memoized(#(#params),*)
+                }
+
+                #[inline(never)]
+            };
+            (entry, memoized)
+        }
+        None => (quote!(#[doc = #doc]), name.clone()),
+    };
+    let f = quote! {
+        #entry
+        fn #memoized(&mut self, #(#params: u32),*) -> bool {
+            let key = [#(#params),*];
+            if self.calls < UNMEMOIZED_CALLS {
+                if self.#active.contains(&key) {
+                    return #fallback;
+                }
+                self.calls += 1;
+                self.#active.push(key);
+                let found = self.#eval(#(#params),*);
+                self.#active.pop();
+                return found;
+            }
+            match self.#memo.get(&key) {
+                #hit => return *hit,
+                #running
+            }
+            #pending
+            let found = self.#eval(#(#params),*);
+            self.#memo.insert(key, #store);
+            found
+        }
+
+        fn #eval(&mut self, #(#params: u32),*) -> bool {
+            #({ #bodies })*
+            false
+        }
+    };
+    let ty = m.value_type(quote!(bool));
+    (
+        f,
+        vec![
+            quote!(#memo: Memo<[u32; #k], #ty>),
+            quote!(#active: ::std::vec::Vec<[u32; #k]>),
+        ],
+    )
+}
+
+/// A call with answers: memoized, its answers a range of its arena.
+fn answers_fn(
+    m: &Memoized,
+    pool: proc_macro2::Ident,
+    arena: proc_macro2::Ident,
+    w: Literal,
+    store_answers: TokenStream,
+    listed: bool,
+) -> (TokenStream, Vec<TokenStream>) {
+    let Memoized {
+        name,
+        memo,
+        params,
+        k,
+        bodies,
+        doc,
+        hit,
+        running,
+        pending,
+        ..
+    } = m;
+    let ty = m.value_type(quote!((u32, u32)));
+    // The queries' own relations are read by the queries, which set bits
+    // or sort their answers anyway, and by tests: duplicates cost less
+    // than sorting every list to remove them.
+    let dedup = if listed {
+        quote!()
+    } else {
+        quote! {
+            out.sort_unstable();
+            out.dedup();
+        }
+    };
+    let f = quote! {
+        #[doc = #doc]
+        /// Its answers are rows `start..end` of its arena.
+        fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
+            let key = [#(#params),*];
+            match self.#memo.get(&key) {
+                #hit => return *hit,
+                #running
+            }
+            #pending
+            // A buffer from the pool (a stack, as calls nest), which
+            // keeps its capacity from state to state.
+            let mut out = self.#pool.pop().unwrap_or_default();
+            #({ #bodies })*
+            #dedup
+            // Answer lists of one state follow each other in the
+            // arena, which only grows until the state is reset: a
+            // range stays valid while its reader calls on.
+            let start = self.#arena.len() as u32;
+            self.#arena.extend_from_slice(&out);
+            let answers = (start, self.#arena.len() as u32);
+            out.clear();
+            self.#pool.push(out);
+            self.#memo.insert(key, #store_answers);
+            answers
+        }
+    };
+    (
+        f,
+        vec![
+            quote!(#memo: Memo<[u32; #k], #ty>),
+            quote!(#pool: ::std::vec::Vec<::std::vec::Vec<[u32; #w]>>),
+            quote!(#arena: ::std::vec::Vec<[u32; #w]>),
+        ],
+    )
 }
 
 /// For a test of a guarded relation (the guard's arguments bound): its guard,

@@ -119,3 +119,26 @@ impl CRule {
         vs
     }
 }
+
+/// Per relation below `n`, its strongly connected component of `rules`'
+/// dependency graph (through positive and negative literals) if it is on
+/// a cycle.
+pub fn cyclic_components(rules: &[CRule], n: usize) -> Vec<Option<usize>> {
+    let mut succ = vec![Vec::new(); n];
+    for r in rules {
+        for lit in &r.body {
+            if let Lit::Pos(rel, _) | Lit::Neg(rel, _) = lit {
+                succ[r.head_rel as usize].push(*rel as usize);
+            }
+        }
+    }
+    let sccs = crate::analysis::scc::tarjan(&succ, |&v| v);
+    let mut size = vec![0usize; sccs.count()];
+    sccs.comp.iter().for_each(|&c| size[c as usize] += 1);
+    (0..n)
+        .map(|p| {
+            let c = sccs.comp[p] as usize;
+            (size[c] > 1 || succ[p].contains(&p)).then_some(c)
+        })
+        .collect()
+}

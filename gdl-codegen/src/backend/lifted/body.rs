@@ -120,11 +120,10 @@ impl<'r> Body<'r> {
                 let t = lit(*t);
                 quote!(#t)
             }
-            Pat::Func(..) if self.matched.iter().any(|(q, _)| q == p) => {
-                let t = self.matched.iter().find(|(q, _)| q == p).map(|(_, t)| t);
-                quote!(#t)
-            }
             Pat::Func(f, args) => {
+                if let Some((_, t)) = self.matched.iter().find(|(q, _)| q == p) {
+                    return quote!(#t);
+                }
                 let vals: Vec<TokenStream> = args.iter().map(|a| self.value(a)).collect();
                 match self.reg.make_table(*f, args.len()) {
                     Some(make) => quote!(#make(#(#vals),*)),
@@ -302,17 +301,12 @@ impl<'r> Body<'r> {
     }
 
     /// For a scan of `true(p)` with an argument of `p` bound, the mask of the
-    /// fluents with that value there (the argument with most values, the
-    /// most selective), instead of every fluent of the functor.
+    /// fluents with that value there, instead of every fluent of the functor.
     fn value_mask(&mut self, p: &Pat) -> Option<TokenStream> {
         let Pat::Func(f, args) = p else { return None };
         let fid = self.reg.functor(*f, args.len())?;
-        let pos = (0..args.len())
-            .filter(|&i| {
-                matches!(args[i], Pat::Var(_) | Pat::Ground(_)) && args[i].bound_by(&self.bound)
-            })
-            .max_by_key(|&i| (self.reg.values_at(fid, i), std::cmp::Reverse(i)))?;
-        let (vals, masks) = self.reg.value_mask(fid, pos)?;
+        let pos = self.reg.scan_position(fid, args, &self.bound)?;
+        let (vals, masks) = self.reg.value_mask(fid, pos);
         let v = self.value(&args[pos]);
         Some(quote!(value_span(&#vals, &#masks, #v)))
     }

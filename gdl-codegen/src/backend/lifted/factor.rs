@@ -8,7 +8,6 @@
 //! king's threat to `(kx, ky)` does not depend on `(u, v)`: factored out,
 //! it is computed once a state and looked up for the other fourteen.
 
-use crate::analysis::scc::tarjan;
 use crate::lifted::{CRule, Lit, Pat};
 
 /// A relation made of part of a rule.
@@ -24,11 +23,11 @@ pub struct Part {
 /// relations from `first`; `dynamic` tells whether a relation depends on
 /// the state or the move (a part must: a static one would be a table).
 pub fn factor(rules: &mut Vec<CRule>, first: u32, dynamic: impl Fn(u32) -> bool) -> Vec<Part> {
-    let cyclic = on_cycles(rules, first as usize);
+    let cyclic = crate::lifted::rule::cyclic_components(rules, first as usize);
     let mut parts = Vec::new();
     let mut new_rules = Vec::new();
     for rule in rules.iter_mut() {
-        if cyclic[rule.head_rel as usize] {
+        if cyclic[rule.head_rel as usize].is_some() {
             continue;
         }
         // Per body literal, the part call that replaces it: `Some(None)`
@@ -156,24 +155,6 @@ fn components(rule: &CRule) -> Vec<(Vec<usize>, Vec<u32>)> {
             reads.sort_unstable();
             (lits, reads)
         })
-        .collect()
-}
-
-/// Per relation below `n`, whether it is on a cycle of `rules`.
-fn on_cycles(rules: &[CRule], n: usize) -> Vec<bool> {
-    let mut succ = vec![Vec::new(); n];
-    for r in rules {
-        for lit in &r.body {
-            if let Lit::Pos(rel, _) | Lit::Neg(rel, _) = lit {
-                succ[r.head_rel as usize].push(*rel as usize);
-            }
-        }
-    }
-    let sccs = tarjan(&succ, |&v| v);
-    let mut size = vec![0usize; sccs.count()];
-    sccs.comp.iter().for_each(|&c| size[c as usize] += 1);
-    (0..n)
-        .map(|p| size[sccs.comp[p] as usize] > 1 || succ[p].contains(&p))
         .collect()
 }
 

@@ -32,7 +32,6 @@ use proc_macro2::Ident;
 use quote::format_ident;
 use rustc_hash::FxHashMap;
 
-use crate::analysis::scc::tarjan;
 use crate::backend::common::format::Module;
 use crate::backend::ground::EmitOptions;
 use crate::front::ir::{Keyword, Program};
@@ -293,21 +292,34 @@ impl Registry {
         (comp, format_ident!("table_{}", self.names[rel as usize]))
     }
 
+    /// The argument of a scan of `true(f(args..))` (functor `fid`) whose
+    /// value mask it reads, with the variables in `bound` known: the bound
+    /// argument with most values (the most selective), if its masks are
+    /// worth having: several values, within [`MAX_VALUE_MASK_WORDS`].
+    pub fn scan_position(
+        &self,
+        fid: u32,
+        args: &[crate::lifted::Pat],
+        bound: &[bool],
+    ) -> Option<usize> {
+        use crate::lifted::Pat;
+        let pos = (0..args.len())
+            .filter(|&i| matches!(args[i], Pat::Var(_) | Pat::Ground(_)) && args[i].bound_by(bound))
+            .max_by_key(|&i| (self.values_at(fid, i), std::cmp::Reverse(i)))?;
+        let values = self.values_at(fid, pos);
+        let words = self.num_fluents.div_ceil(64).max(1);
+        (values >= 2 && values * words <= MAX_VALUE_MASK_WORDS).then_some(pos)
+    }
+
     /// The tables selecting the fluents of functor `fid` whose argument
     /// `pos` has a given value (`VALS_..`, the values sorted, and `MASKS_..`,
-    /// a mask per value), if worth having: several values, and the masks
-    /// within [`MAX_VALUE_MASK_WORDS`].
-    pub fn value_mask(&mut self, fid: u32, pos: usize) -> Option<(Ident, Ident)> {
-        let values = self.fluent_values.get(&(fid, pos)).copied().unwrap_or(0);
-        let words = self.num_fluents.div_ceil(64).max(1);
-        if values < 2 || values * words > MAX_VALUE_MASK_WORDS {
-            return None;
-        }
+    /// a mask per value), for a position [`Registry::scan_position`] chose.
+    pub fn value_mask(&mut self, fid: u32, pos: usize) -> (Ident, Ident) {
         self.value_masks.insert((fid, pos));
-        Some((
+        (
             format_ident!("VALS_{}_{}", fid, pos),
             format_ident!("MASKS_{}_{}", fid, pos),
-        ))
+        )
     }
 
     /// Distinct values of argument `pos` among the fluents of functor `fid`.
@@ -403,16 +415,9 @@ impl Catalog for Registry {
             return every;
         };
         let words = self.num_fluents.div_ceil(64).max(1);
-        let values = (0..a.len())
-            .filter(|&i| {
-                matches!(
-                    a[i],
-                    crate::lifted::Pat::Var(_) | crate::lifted::Pat::Ground(_)
-                ) && a[i].bound_by(bound)
-            })
-            .map(|i| self.values_at(fid, i))
-            .filter(|&v| v >= 2 && v * words <= MAX_VALUE_MASK_WORDS)
-            .max();
+        let values = self
+            .scan_position(fid, a, bound)
+            .map(|i| self.values_at(fid, i));
         match values {
             Some(v) => 1.0 + (every - 1.0) / v as f64 + words as f64 / 4.0,
             None => every,
@@ -565,24 +570,10 @@ fn mask_name(fid: Option<u32>) -> Ident {
 /// Per relation, the index of its component when it is a derived relation
 /// on a cycle of the dependency graph.
 fn cycles(facts: &Facts, n: usize) -> Vec<Option<usize>> {
-    let mut succ = vec![Vec::new(); n];
-    for r in &facts.rules {
-        for lit in &r.body {
-            if let crate::lifted::Lit::Pos(rel, _) | crate::lifted::Lit::Neg(rel, _) = lit {
-                succ[r.head_rel as usize].push(*rel as usize);
-            }
-        }
-    }
-    let sccs = tarjan(&succ, |&v| v);
-    let comp = &sccs.comp;
-    let mut size = vec![0usize; sccs.count()];
-    comp.iter().for_each(|&c| size[c as usize] += 1);
-    (0..n)
-        .map(|p| {
-            let c = comp[p] as usize;
-            let cyclic = size[c] > 1 || succ[p].contains(&p);
-            (cyclic && facts.dynamic[p]).then_some(c)
-        })
+    crate::lifted::rule::cyclic_components(&facts.rules, n)
+        .into_iter()
+        .enumerate()
+        .map(|(p, c)| c.filter(|_| facts.dynamic[p]))
         .collect()
 }
 

@@ -207,31 +207,6 @@ fn derived_fn(
     );
     let cyclic = reg.comp_of[rel as usize].is_some();
     let arena = format_ident!("arena_{}", name);
-    // On a cycle, a call met again while it runs falls back to the
-    // component's fixpoint, computed whole (`None` marks a running call).
-    let (hit, running, some) = if cyclic {
-        let fallback = from_table(reg, rel, &keys, &free, &arena);
-        (
-            quote!(Some(Some(hit))),
-            quote! {
-                Some(None) => return #fallback,
-                None => {}
-            },
-            quote!(Some),
-        )
-    } else {
-        (quote!(Some(hit)), quote!(None => {}), quote!())
-    };
-    let (store, store_answers) = if cyclic {
-        (quote!(#some(found)), quote!(#some(answers)))
-    } else {
-        (quote!(found), quote!(answers))
-    };
-    let pending = if cyclic {
-        quote!(self.#memo.insert(key, None);)
-    } else {
-        quote!()
-    };
     if free.is_empty() && !cyclic && reg.is_part(rel) {
         let f = quote! {
             #[doc = #doc]
@@ -264,6 +239,31 @@ fn derived_fn(
         };
         return (f, Vec::new());
     }
+    // On a cycle, a call met again while it runs falls back to the
+    // component's fixpoint, computed whole (`None` marks a running call).
+    let fallback = cyclic.then(|| from_table(reg, rel, &keys, &free, &arena));
+    let (hit, running, some) = if let Some(fallback) = &fallback {
+        (
+            quote!(Some(Some(hit))),
+            quote! {
+                Some(None) => return #fallback,
+                None => {}
+            },
+            quote!(Some),
+        )
+    } else {
+        (quote!(Some(hit)), quote!(None => {}), quote!())
+    };
+    let (store, store_answers) = if cyclic {
+        (quote!(#some(found)), quote!(#some(answers)))
+    } else {
+        (quote!(found), quote!(answers))
+    };
+    let pending = if cyclic {
+        quote!(self.#memo.insert(key, None);)
+    } else {
+        quote!()
+    };
     let m = Memoized {
         name,
         eval,
@@ -278,14 +278,16 @@ fn derived_fn(
         store,
         cyclic,
     };
-    if free.is_empty() {
-        let active = format_ident!("active_{}", m.name);
-        let fallback = from_table(reg, rel, &keys, &free, &arena);
-        let precheck = guard_precheck(facts, reg, rel, adorn);
-        recursive_test_fn(&m, active, fallback, precheck)
-    } else {
-        let listed = reg.listed.contains(&rel);
-        answers_fn(&m, pool, arena, w, store_answers, listed)
+    match fallback {
+        Some(fallback) if free.is_empty() => {
+            let active = format_ident!("active_{}", m.name);
+            let precheck = guard_precheck(facts, reg, rel, adorn);
+            recursive_test_fn(&m, active, fallback, precheck)
+        }
+        _ => {
+            let listed = reg.listed.contains(&rel);
+            answers_fn(&m, pool, arena, w, store_answers, listed)
+        }
     }
 }
 

@@ -333,6 +333,30 @@ pub fn set_bits_in(state: &[u64], span: Span) -> impl Iterator<Item = u32> + '_ 
         .flat_map(move |(i, (&s, &m))| Bits(s & m).map(move |b| (first + i) as u32 * 64 + b))
 }
 
+/// Appends `row` to the answers `out` unless they hold it already: a
+/// linear search while they are few, then the set `seen`, filled from them
+/// on first use.
+#[inline]
+pub fn push_new<const W: usize>(
+    out: &mut Vec<[u32; W]>,
+    seen: &mut Memo<[u32; W], ()>,
+    row: [u32; W],
+) {
+    const FEW: usize = 32;
+    if out.len() < FEW {
+        if !out.contains(&row) {
+            out.push(row);
+        }
+        return;
+    }
+    if seen.is_empty() {
+        seen.extend(out.iter().map(|&r| (r, ())));
+    }
+    if seen.insert(row, ()).is_none() {
+        out.push(row);
+    }
+}
+
 /// The positions of the set bits of a word, lowest first (the generated
 /// code's and the reference engines' bit iteration).
 #[derive(Copy, Clone, Debug)]
@@ -463,6 +487,17 @@ mod tests {
         ];
         assert_eq!(value_span(&vals, &SPANS, 7).first, 2);
         assert_eq!(value_span(&vals, &SPANS, 5).words.len(), 0);
+    }
+
+    #[test]
+    fn push_new_keeps_each_row_once_few_or_many() {
+        let (mut out, mut seen) = (Vec::new(), Memo::default());
+        for i in 0..200u32 {
+            push_new(&mut out, &mut seen, [i % 70, 1]);
+        }
+        assert_eq!(out.len(), 70);
+        assert_eq!(out[69], [69, 1]);
+        assert_eq!(seen.len(), 70);
     }
 
     #[test]

@@ -4,9 +4,11 @@
 //! [`game_impl`]), sanitized names ([`names`]), and the module as tokens or
 //! formatted text ([`mod@format`]).
 //!
-//! A state is a `[u64; N]` bit set over the fluents in text order, and a move
-//! an id in the text order of its role's moves, in every back end: matches
-//! replay identically whichever back end compiled them.
+//! A state is a `[u64; N]` bit set over the fluents, and a move an id in the
+//! text order of its role's moves, in every back end: matches replay
+//! identically whichever back end compiled them. A fluent's id is its rank in
+//! text order; its bit is its id unless the back end lays the state out
+//! otherwise ([`Texts::fluent_bits`]).
 
 pub mod format;
 pub mod names;
@@ -24,6 +26,8 @@ pub struct Texts<'a> {
     pub roles: &'a [String],
     /// Fluent texts, in text order.
     pub fluents: &'a [String],
+    /// The state's bit of each fluent, by id, where it is not the id.
+    pub fluent_bits: Option<&'a [u32]>,
     /// Per role, its move texts in text order.
     pub moves: &'a [Vec<String>],
     /// Whether names keep their case.
@@ -36,6 +40,7 @@ impl<'a> Texts<'a> {
         Texts {
             roles: &gp.roles,
             fluents: &gp.fluents,
+            fluent_bits: None,
             moves: &gp.moves,
             case_sensitive: gp.case_sensitive,
         }
@@ -54,7 +59,7 @@ pub struct Strings {
     pub num_fluents: TokenStream,
     /// `ROLE_NAMES`.
     pub role_names: TokenStream,
-    /// `FLUENTS` and `FLUENT_KEYS`.
+    /// `FLUENTS`, `FLUENT_KEYS` and `fluent_bit`.
     pub fluents: TokenStream,
     /// `MOVES` and `MOVE_KEYS`.
     pub moves: TokenStream,
@@ -62,6 +67,33 @@ pub struct Strings {
     pub move_tables: TokenStream,
     /// `key` and `CASE_SENSITIVE`.
     pub key_fn: TokenStream,
+}
+
+/// `fluent_bit`: the state's bit of a fluent id.
+fn fluent_bit_fn(bits: Option<&[u32]>) -> TokenStream {
+    match bits {
+        None => quote! {
+            /// The state's bit of a fluent: its id.
+            #[inline]
+            fn fluent_bit(f: usize) -> usize {
+                f
+            }
+        },
+        Some(bits) => {
+            let n = lit_usize(bits.len());
+            let bits = bits.iter().map(|&b| Literal::u32_unsuffixed(b));
+            quote! {
+                /// The state's bit of each fluent, by id.
+                static FLUENT_BIT: [u32; #n] = [#(#bits),*];
+
+                /// The state's bit of a fluent.
+                #[inline]
+                fn fluent_bit(f: usize) -> usize {
+                    FLUENT_BIT[f] as usize
+                }
+            }
+        }
+    }
 }
 
 /// Keys are the texts themselves unless case folding changes some: then a
@@ -92,6 +124,7 @@ impl Strings {
         } else {
             quote!(static FLUENT_KEYS: [&str; #nf] = [#(#fluent_keys),*];)
         };
+        let fluent_bit = fluent_bit_fn(gp.fluent_bits);
         let (move_refs, key_refs, move_tables) = move_items(gp);
         let case = gp.case_sensitive;
         Strings {
@@ -105,6 +138,7 @@ impl Strings {
             fluents: quote! {
                 static FLUENTS: [&str; #nf] = [#(#fluents),*];
                 #fluent_keys_item
+                #fluent_bit
             },
             moves: quote! {
                 static MOVES: [&[&str]; #nr] = [#(#move_refs),*];
@@ -241,7 +275,10 @@ pub fn game_impl(
                 FLUENTS
                     .iter()
                     .enumerate()
-                    .filter(|(f, _)| (state.0[f >> 6] >> (f & 63)) & 1 != 0)
+                    .filter(|&(f, _)| {
+                        let b = fluent_bit(f);
+                        (state.0[b >> 6] >> (b & 63)) & 1 != 0
+                    })
                     .map(|(_, t)| (*t).to_owned())
                     .collect()
             }
@@ -265,7 +302,8 @@ pub fn game_impl(
                         .iter()
                         .position(|x| *x == k)
                         .ok_or_else(|| #rt::ParseError::new(::std::format!("`{term}` is not a fluent of this game")))?;
-                    words[f >> 6] |= 1 << (f & 63);
+                    let b = fluent_bit(f);
+                    words[b >> 6] |= 1 << (b & 63);
                 }
                 Ok(#state(words))
             }

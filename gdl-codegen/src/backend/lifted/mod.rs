@@ -7,20 +7,25 @@
 //! - [`plan`]: a join order per rule and per adornment (pattern of bound
 //!   arguments) a query calls it with;
 //! - [`body`]: a plan as nested loops and tests;
+//! - [`closure`]: answer lists of a recursion that keeps its key;
+//! - [`layout`]: the state's bit of each fluent;
 //! - [`module`]: the relations' functions, the tables and the `Game` impl.
 //!
 //! At run time a query evaluates top-down from `legal`, `next`, `terminal`
 //! or `goal`: each derived relation is a function per adornment, memoized
 //! for the state; a relation on a cycle is computed whole, bottom-up, by its
 //! component; static relations are sorted constant tables; the state is a
-//! bit set over the fluents in text order and a move an id in text order, as
-//! in the ground back end, so matches replay identically on both.
+//! bit set over the fluents (their bits laid out for the scans, their ids in
+//! text order) and a move an id in text order, as in the ground back end, so
+//! matches replay identically on both.
 
 pub mod body;
+pub mod closure;
 pub mod defer;
 pub mod factor;
 pub mod facts;
 pub mod guards;
+pub mod layout;
 pub mod module;
 pub mod plan;
 pub mod terms;
@@ -463,6 +468,16 @@ impl Catalog for Registry {
 }
 
 impl Registry {
+    /// Whether `rel` is on a cycle and the only relation of its component
+    /// (and not read from a table computed whole).
+    pub fn alone_on_cycle(&self, rel: u32) -> bool {
+        let Some(c) = self.comp_of[rel as usize] else {
+            return false;
+        };
+        self.source(rel) == Source::Derived
+            && self.comp_of.iter().filter(|&&d| d == Some(c)).count() == 1
+    }
+
     /// Whether `rel` is a part of a rule made a relation: its tests are
     /// memoized, as calls that vary the rule's other arguments repeat them.
     pub fn is_part(&self, rel: u32) -> bool {

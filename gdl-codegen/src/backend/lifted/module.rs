@@ -6,7 +6,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::body::{param, Body};
+use super::closure::{closure, Closure};
 use super::facts::Facts;
+use super::layout::Layout;
 use super::plan::{plan_rule, Adorn, Catalog, EXISTS};
 use super::{mask_name, static_table_name, Registry};
 use crate::backend::common::format::{DataArray, Module};
@@ -14,7 +16,7 @@ use crate::backend::common::{self, names, Texts};
 use crate::backend::ground::EmitOptions;
 use crate::front::ir::{Keyword, Program};
 use crate::ground::db::NONE;
-use crate::lifted::Pat;
+use crate::lifted::{CRule, Pat};
 
 fn usize_lit(n: usize) -> Literal {
     Literal::usize_unsuffixed(n)
@@ -29,11 +31,13 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
     let mut reg = Registry::new(program, facts);
     let queries = queries(program, &mut reg);
     let (fns, fields) = relation_fns(facts, &mut reg);
+    let layout = Layout::new(facts, &reg.value_masks);
     let texts = texts(facts);
     let strings = common::Strings::new(
         &Texts {
             roles: &texts.0,
             fluents: &texts.1,
+            fluent_bits: (!layout.is_identity()).then_some(&layout.bit_of),
             moves: &texts.2,
             case_sensitive: facts.case_sensitive,
         },
@@ -45,7 +49,7 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
         proc_macro2::Span::call_site(),
     );
     let state = format_ident!("{}State", game);
-    let (data, consts) = tables(facts, &reg, nw);
+    let (data, consts) = tables(facts, &reg, &layout, nw);
     let specific = methods(facts, rt, &state, nw);
     let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), specific);
     let ev = ev_items(nw, facts.roles.len(), &fields, &fns, &queries, rt);
@@ -199,12 +203,19 @@ fn derived_fn(
         .collect();
     let params: Vec<_> = keys.iter().map(|&i| param(i)).collect();
     let (k, w) = (usize_lit(keys.len()), usize_lit(free.len()));
-    let bodies = rule_bodies(facts, reg, rel, adorn & !EXISTS, &free);
     let doc = format!(
         " `{}` with arguments `{}` bound.",
         reg.names[rel as usize],
         super::adorn_text(adorn, arity)
     );
+    if let Some(c) = reg
+        .alone_on_cycle(rel)
+        .then(|| closure(&facts.rules, rel, arity, adorn))
+        .flatten()
+    {
+        return closure_fn(facts, reg, &name, &params, &doc, (arity, &free), &c);
+    }
+    let bodies = rule_bodies(facts, reg, rel, adorn & !EXISTS, &free);
     let cyclic = reg.comp_of[rel as usize].is_some();
     let arena = format_ident!("arena_{}", name);
     if free.is_empty() && !cyclic && reg.is_part(rel) {
@@ -507,21 +518,99 @@ fn rule_bodies(
     adorn: Adorn,
     free: &[usize],
 ) -> Vec<TokenStream> {
-    let mut bodies = Vec::new();
-    for rule in facts.rules.iter().filter(|r| r.head_rel == rel) {
-        let steps = plan_rule(rule, adorn, reg);
-        let mut body = Body::new(reg, rule.num_vars, None);
-        body.steps(&steps);
-        let solution = if free.is_empty() {
-            quote!(return true;)
-        } else {
-            let heads: Vec<Pat> = free.iter().map(|&i| rule.head[i].clone()).collect();
-            let row = body.row(&heads);
-            quote!(out.push(#row);)
-        };
-        bodies.push(body.finish(solution));
-    }
-    bodies
+    let rules = facts.rules.iter().filter(|r| r.head_rel == rel);
+    let push = |row: TokenStream| quote!(out.push(#row););
+    rules
+        .map(|rule| rule_body(reg, rule, adorn, free, push))
+        .collect()
+}
+
+/// The code of `rule` called with `adorn`: a solution returns `true` if
+/// `free` is empty, else `push`es the row of its `free` head arguments.
+fn rule_body(
+    reg: &mut Registry,
+    rule: &CRule,
+    adorn: Adorn,
+    free: &[usize],
+    push: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let steps = plan_rule(rule, adorn, reg);
+    let mut body = Body::new(reg, rule.num_vars, None);
+    body.steps(&steps);
+    let solution = if free.is_empty() {
+        quote!(return true;)
+    } else {
+        let heads: Vec<Pat> = free.iter().map(|&i| rule.head[i].clone()).collect();
+        push(body.row(&heads))
+    };
+    body.finish(solution)
+}
+
+/// A call's answers computed as a [`Closure`]: the base rules' answers,
+/// then, once for each answer, what the recursive rules derive from it.
+/// `arity` is the relation's and `free` its unbound arguments.
+fn closure_fn(
+    facts: &Facts,
+    reg: &mut Registry,
+    name: &proc_macro2::Ident,
+    params: &[proc_macro2::Ident],
+    doc: &str,
+    (arity, free): (usize, &[usize]),
+    c: &Closure,
+) -> (TokenStream, Vec<TokenStream>) {
+    let adorn = c.step_adorn & ((1 << arity) - 1);
+    let push = |row: TokenStream| quote!(push_new(&mut out, &mut seen, #row););
+    let base: Vec<TokenStream> = c
+        .base
+        .iter()
+        .map(|&i| rule_body(reg, &facts.rules[i], adorn, free, push))
+        .collect();
+    let steps: Vec<TokenStream> = c
+        .steps
+        .iter()
+        .map(|rule| rule_body(reg, rule, c.step_adorn, free, push))
+        .collect();
+    let delta: Vec<_> = (0..free.len()).map(|j| param(arity + j)).collect();
+    let (memo, pool, arena) = (
+        format_ident!("memo_{}", name),
+        format_ident!("pool_{}", name),
+        format_ident!("arena_{}", name),
+    );
+    let (k, w) = (usize_lit(params.len()), usize_lit(free.len()));
+    let f = quote! {
+        #[doc = #doc]
+        /// Its answers are rows `start..end` of its arena, found from the
+        /// base rules and then from each answer in turn.
+        fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
+            let key = [#(#params),*];
+            if let Some(hit) = self.#memo.get(&key) {
+                return *hit;
+            }
+            let mut out = self.#pool.pop().unwrap_or_default();
+            let mut seen = Memo::default();
+            #({ #base })*
+            let mut next = 0;
+            while let Some(&[#(#delta),*]) = out.get(next) {
+                next += 1;
+                #({ #steps })*
+            }
+            let start = self.#arena.len() as u32;
+            self.#arena.extend_from_slice(&out);
+            let answers = (start, self.#arena.len() as u32);
+            out.clear();
+            self.#pool.push(out);
+            self.#memo.insert(key, answers);
+            answers
+        }
+    };
+    (
+        f,
+        vec![
+            quote!(#memo: Memo<[u32; #k], (u32, u32)>),
+            quote!(#pool: ::std::vec::Vec<::std::vec::Vec<[u32; #w]>>),
+            quote!(#arena: ::std::vec::Vec<[u32; #w]>),
+        ],
+    )
 }
 
 /// The answers of a call of `rel` on a cycle, read from its component's
@@ -649,7 +738,7 @@ fn ev_items(
     });
     quote! {
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{rows, set_bits_in, value_span, Keyed, Memo, Span, NONE};
+        use #rt::lifted::{push_new, rows, set_bits_in, value_span, Keyed, Memo, Span, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
@@ -812,7 +901,12 @@ fn data(doc: &str, name: impl Into<String>, data: Vec<u32>) -> DataArray {
 
 /// The constant tables: terms, fluents, moves, goals, static relations,
 /// term builders (as data arrays), masks and the initial state (as items).
-fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStream) {
+fn tables(
+    facts: &Facts,
+    reg: &Registry,
+    layout: &Layout,
+    nw: usize,
+) -> (Vec<DataArray>, TokenStream) {
     let u = &facts.universe;
     let mut arrays = Vec::new();
     let mut starts = vec![0u32];
@@ -833,16 +927,16 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
     ));
     arrays.push(data("The terms' arguments.", "ARGS", args));
     arrays.push(data(
-        "The term of each fluent.",
+        "The term of the fluent at each bit of the state.",
         "FLUENT_TERM",
-        facts.fluents.clone(),
+        layout.terms.clone(),
     ));
     let mut fluent_of = vec![NONE; u.len()];
-    for (i, &t) in facts.fluents.iter().enumerate() {
+    for (i, &t) in layout.terms.iter().enumerate() {
         fluent_of[t as usize] = i as u32;
     }
     arrays.push(data(
-        "The fluent id of each term (`NONE` if not a fluent).",
+        "The state's bit of each term (`NONE` if not a fluent).",
         "FLUENT_OF",
         fluent_of,
     ));
@@ -915,7 +1009,7 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
     let nwl = usize_lit(nw);
     let masks = reg.masks.iter().map(|&fid| {
         let name = mask_name(fid);
-        let span = mask_span(facts, nw, |t| {
+        let span = mask_span(layout, nw, |t| {
             fid.is_none_or(|f| u.functor[t as usize] == f)
         });
         quote!(static #name: Span = #span;)
@@ -923,11 +1017,12 @@ fn tables(facts: &Facts, reg: &Registry, nw: usize) -> (Vec<DataArray>, TokenStr
     let value_masks = reg
         .value_masks
         .iter()
-        .map(|&pair| value_mask_items(facts, nw, pair));
+        .map(|&pair| value_mask_items(facts, layout, nw, pair));
     let init = {
         let mut words = vec![0u64; nw];
         for &f in &facts.init {
-            words[f as usize / 64] |= 1 << (f % 64);
+            let b = layout.bit_of[f as usize];
+            words[b as usize / 64] |= 1 << (b % 64);
         }
         words.into_iter().map(hex)
     };
@@ -990,9 +1085,9 @@ fn static_tables(
 
 /// A fluent mask as an array literal: the bits of the fluents whose term
 /// satisfies `holds`.
-fn mask_span(facts: &Facts, nw: usize, holds: impl Fn(u32) -> bool) -> TokenStream {
+fn mask_span(layout: &Layout, nw: usize, holds: impl Fn(u32) -> bool) -> TokenStream {
     let mut words = vec![0u64; nw];
-    for (i, &t) in facts.fluents.iter().enumerate() {
+    for (i, &t) in layout.terms.iter().enumerate() {
         if holds(t) {
             words[i / 64] |= 1 << (i % 64);
         }
@@ -1006,7 +1101,12 @@ fn mask_span(facts: &Facts, nw: usize, holds: impl Fn(u32) -> bool) -> TokenStre
 
 /// `VALS_f_p` (the values of argument `pos` among functor `fid`'s fluents,
 /// sorted) and `MASKS_f_p` (per value, the fluents with it there).
-fn value_mask_items(facts: &Facts, nw: usize, (fid, pos): (u32, usize)) -> TokenStream {
+fn value_mask_items(
+    facts: &Facts,
+    layout: &Layout,
+    nw: usize,
+    (fid, pos): (u32, usize),
+) -> TokenStream {
     let u = &facts.universe;
     let arg = |t: u32| u.args[t as usize][pos];
     let of_functor = |t: u32| u.functor[t as usize] == fid;
@@ -1018,7 +1118,7 @@ fn value_mask_items(facts: &Facts, nw: usize, (fid, pos): (u32, usize)) -> Token
         .collect();
     let rows = vals
         .iter()
-        .map(|&v| mask_span(facts, nw, |t| of_functor(t) && arg(t) == v));
+        .map(|&v| mask_span(layout, nw, |t| of_functor(t) && arg(t) == v));
     let k = usize_lit(vals.len());
     let vals_name = format_ident!("VALS_{}_{}", fid, pos);
     let masks_name = format_ident!("MASKS_{}_{}", fid, pos);

@@ -1,0 +1,86 @@
+//! Where each fluent's bit lives in the lifted back end's state.
+//!
+//! A fluent keeps its logical id (its rank in text order, as in every back
+//! end: the text methods read and print fluents by it), but its bit in the
+//! state may be elsewhere. Scans of `true(p)` with an argument of `p` bound
+//! read the fluents with that value there through a mask per value (see
+//! [`super::Registry::scan_position`]); in text order those fluents are
+//! spread over the whole state (chess.kif's `(cell ?x ?y wb)` over 13 of
+//! its 17 words), so a scan walks every word. Here the fluents of each
+//! functor are ordered first by one argument its scans bind, so that the
+//! fluents of one value lie side by side and a scan reads a word or two.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::facts::Facts;
+
+/// The state's bit of each fluent.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// The term of the fluent at each bit.
+    pub terms: Vec<u32>,
+    /// The bit of each fluent, by logical id.
+    pub bit_of: Vec<u32>,
+}
+
+impl Layout {
+    /// The layout of `facts`' fluents, given the masks by value that scans
+    /// read, by (functor id, argument).
+    pub fn new(facts: &Facts, value_masks: &BTreeSet<(u32, usize)>) -> Layout {
+        let u = &facts.universe;
+        // A scan binding several arguments reads the mask of the one with
+        // the most values, the first of equals (see `scan_position`): that
+        // argument, among those scans read, leads, and the scans binding it
+        // are served whatever else they bind.
+        let mut major: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
+        for &(fid, pos) in value_masks {
+            let values = values_at(facts, fid, pos);
+            let best = major.entry(fid).or_insert((pos, values));
+            if values > best.1 {
+                *best = (pos, values);
+            }
+        }
+        // Functors stay in the order of their first fluent in text order.
+        let mut functor_rank: BTreeMap<u32, usize> = BTreeMap::new();
+        for &t in &facts.fluents {
+            let n = functor_rank.len();
+            functor_rank.entry(u.functor[t as usize]).or_insert(n);
+        }
+        let key = |id: usize| {
+            let t = facts.fluents[id] as usize;
+            let fid = u.functor[t];
+            let value = major.get(&fid).map_or(0, |&(pos, _)| u.args[t][pos]);
+            (functor_rank[&fid], value, id)
+        };
+        let mut ids: Vec<usize> = (0..facts.fluents.len()).collect();
+        ids.sort_by_key(|&id| key(id));
+        let mut bit_of = vec![0; ids.len()];
+        for (bit, &id) in ids.iter().enumerate() {
+            bit_of[id] = bit as u32;
+        }
+        Layout {
+            terms: ids.iter().map(|&id| facts.fluents[id]).collect(),
+            bit_of,
+        }
+    }
+
+    /// Whether every fluent's bit is its logical id.
+    pub fn is_identity(&self) -> bool {
+        self.bit_of
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| b as usize == i)
+    }
+}
+
+/// Distinct values of argument `pos` among the fluents of functor `fid`.
+fn values_at(facts: &Facts, fid: u32, pos: usize) -> usize {
+    let u = &facts.universe;
+    let values: BTreeSet<u32> = facts
+        .fluents
+        .iter()
+        .filter(|&&t| u.functor[t as usize] == fid)
+        .map(|&t| u.args[t as usize][pos])
+        .collect();
+    values.len()
+}

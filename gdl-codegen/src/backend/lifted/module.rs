@@ -213,7 +213,7 @@ fn derived_fn(
         .then(|| closure(&facts.rules, rel, arity, adorn))
         .flatten()
     {
-        return closure_fn(facts, reg, &name, &params, &doc, (arity, &free), &c);
+        return closure_fn(facts, reg, (&name, &params, &doc), (arity, &free), &c);
     }
     let bodies = rule_bodies(facts, reg, rel, adorn & !EXISTS, &free);
     let cyclic = reg.comp_of[rel as usize].is_some();
@@ -250,9 +250,13 @@ fn derived_fn(
         };
         return (f, Vec::new());
     }
-    // On a cycle, a call met again while it runs falls back to the
-    // component's fixpoint, computed whole (`None` marks a running call).
-    let fallback = cyclic.then(|| from_table(reg, rel, &keys, &free, &arena));
+    // On a cycle, a call met again while it runs falls back to a closure
+    // that answers it, or else to the component's fixpoint, computed whole
+    // (`None` marks a running call).
+    let fallback = cyclic.then(|| {
+        closure_test(facts, reg, rel, adorn)
+            .unwrap_or_else(|| from_table(reg, rel, &keys, &free, &arena))
+    });
     let (hit, running, some) = if let Some(fallback) = &fallback {
         (
             quote!(Some(Some(hit))),
@@ -546,31 +550,55 @@ fn rule_body(
     body.finish(solution)
 }
 
-/// A call's answers computed as a [`Closure`]: the base rules' answers,
-/// then, once for each answer, what the recursive rules derive from it.
-/// `arity` is the relation's and `free` its unbound arguments.
+/// Most arguments of a relation whose closures [`closure_test`] tries, one
+/// per subset of them.
+const MAX_CLOSURE_SEARCH: usize = 10;
+
+/// For a test of `rel` (every argument in `adorn` bound) alone on its
+/// cycle, a search of the answers of a closure with fewer arguments bound,
+/// if one has a closure: the answers of a call that met itself again (a
+/// torus's row, all of it clear) without the component's whole fixpoint.
+fn closure_test(facts: &Facts, reg: &mut Registry, rel: u32, adorn: Adorn) -> Option<TokenStream> {
+    let arity = reg.arity[rel as usize];
+    let all = (1 << arity) - 1;
+    if adorn != all || arity > MAX_CLOSURE_SEARCH || !reg.alone_on_cycle(rel) {
+        return None;
+    }
+    // The closure leaving the fewest arguments free, the first of equals.
+    let sub = (1..1u32 << arity)
+        .map(|drop| adorn & !drop)
+        .filter(|&sub| sub != adorn)
+        .filter(|&sub| closure(&facts.rules, rel, arity, sub).is_some())
+        .max_by_key(|&sub| (sub.count_ones(), std::cmp::Reverse(sub)))?;
+    let name = reg.call(rel, sub);
+    let arena = format_ident!("arena_{}", name);
+    let keys = (0..arity).filter(|i| sub >> i & 1 == 1).map(param);
+    let free = (0..arity).filter(|i| sub >> i & 1 == 0).map(param);
+    Some(quote!({
+        let (start, end) = self.#name(#(#keys),*);
+        self.#arena[start as usize..end as usize].contains(&[#(#free),*])
+    }))
+}
+
+/// A call's answers computed as a [`Closure`], memoized, a range of its
+/// arena. `arity` is the relation's and `free` its unbound arguments.
 fn closure_fn(
     facts: &Facts,
     reg: &mut Registry,
-    name: &proc_macro2::Ident,
-    params: &[proc_macro2::Ident],
-    doc: &str,
+    (name, params, doc): (&proc_macro2::Ident, &[proc_macro2::Ident], &str),
     (arity, free): (usize, &[usize]),
     c: &Closure,
 ) -> (TokenStream, Vec<TokenStream>) {
-    let adorn = c.step_adorn & ((1 << arity) - 1);
-    let push = |row: TokenStream| quote!(push_new(&mut out, &mut seen, #row););
-    let base: Vec<TokenStream> = c
-        .base
-        .iter()
-        .map(|&i| rule_body(reg, &facts.rules[i], adorn, free, push))
-        .collect();
-    let steps: Vec<TokenStream> = c
-        .steps
-        .iter()
-        .map(|rule| rule_body(reg, rule, c.step_adorn, free, push))
-        .collect();
-    let delta: Vec<_> = (0..free.len()).map(|j| param(arity + j)).collect();
+    let worklist = match c {
+        Closure::Answers {
+            base,
+            steps,
+            step_adorn,
+        } => answers_worklist(facts, reg, (base, steps, *step_adorn), arity, free),
+        Closure::Keys { base, steps, kept } => {
+            keys_worklist(facts, reg, (base, steps, kept), params, arity, free)
+        }
+    };
     let (memo, pool, arena) = (
         format_ident!("memo_{}", name),
         format_ident!("pool_{}", name),
@@ -579,8 +607,8 @@ fn closure_fn(
     let (k, w) = (usize_lit(params.len()), usize_lit(free.len()));
     let f = quote! {
         #[doc = #doc]
-        /// Its answers are rows `start..end` of its arena, found from the
-        /// base rules and then from each answer in turn.
+        /// Its answers are rows `start..end` of its arena, found by a
+        /// worklist through its recursive rules.
         fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
             let key = [#(#params),*];
             if let Some(hit) = self.#memo.get(&key) {
@@ -588,12 +616,7 @@ fn closure_fn(
             }
             let mut out = self.#pool.pop().unwrap_or_default();
             let mut seen = Memo::default();
-            #({ #base })*
-            let mut next = 0;
-            while let Some(&[#(#delta),*]) = out.get(next) {
-                next += 1;
-                #({ #steps })*
-            }
+            #worklist
             let start = self.#arena.len() as u32;
             self.#arena.extend_from_slice(&out);
             let answers = (start, self.#arena.len() as u32);
@@ -611,6 +634,90 @@ fn closure_fn(
             quote!(#arena: ::std::vec::Vec<[u32; #w]>),
         ],
     )
+}
+
+/// [`Closure::Answers`]: the base rules' answers, then, once for each
+/// answer, what the recursive rules derive from it.
+fn answers_worklist(
+    facts: &Facts,
+    reg: &mut Registry,
+    (base, steps, step_adorn): (&[usize], &[CRule], Adorn),
+    arity: usize,
+    free: &[usize],
+) -> TokenStream {
+    let adorn = step_adorn & ((1 << arity) - 1);
+    let push = |row: TokenStream| quote!(push_new(&mut out, &mut seen, #row););
+    let base: Vec<TokenStream> = base
+        .iter()
+        .map(|&i| rule_body(reg, &facts.rules[i], adorn, free, push))
+        .collect();
+    let steps: Vec<TokenStream> = steps
+        .iter()
+        .map(|rule| rule_body(reg, rule, step_adorn, free, push))
+        .collect();
+    let delta: Vec<_> = (0..free.len()).map(|j| param(arity + j)).collect();
+    quote! {
+        #({ #base })*
+        let mut next = 0;
+        while let Some(&[#(#delta),*]) = out.get(next) {
+            next += 1;
+            #({ #steps })*
+        }
+    }
+}
+
+/// [`Closure::Keys`]: from the first key, the keys the recursive rules
+/// derive, each once, and every key's base answers (from a later key, those
+/// agreeing with the first where the recursion keeps a variable).
+fn keys_worklist(
+    facts: &Facts,
+    reg: &mut Registry,
+    (base, steps, kept): (&[usize], &[CRule], &[(usize, usize)]),
+    params: &[proc_macro2::Ident],
+    arity: usize,
+    free: &[usize],
+) -> TokenStream {
+    let adorn: Adorn = (0..arity)
+        .filter(|i| !free.contains(i))
+        .fold(0, |a, i| a | 1 << i);
+    let agrees: Vec<TokenStream> = kept
+        .iter()
+        .map(|&(fi, ki)| {
+            let (fi, ki) = (usize_lit(fi), usize_lit(ki));
+            quote!(row[#fi] == key[#ki])
+        })
+        .collect();
+    let push = |row: TokenStream| {
+        if agrees.is_empty() {
+            return quote!(push_new(&mut out, &mut seen, #row););
+        }
+        quote! {
+            let row = #row;
+            if next == 1 || (#(#agrees)&&*) {
+                push_new(&mut out, &mut seen, row);
+            }
+        }
+    };
+    let base: Vec<TokenStream> = base
+        .iter()
+        .map(|&i| rule_body(reg, &facts.rules[i], adorn, free, push))
+        .collect();
+    let new_key = |row: TokenStream| quote!(push_new(&mut keys, &mut seen_keys, #row););
+    let computed: Vec<usize> = (arity..arity + params.len()).collect();
+    let steps: Vec<TokenStream> = steps
+        .iter()
+        .map(|rule| rule_body(reg, rule, adorn, &computed, new_key))
+        .collect();
+    quote! {
+        let mut keys = ::std::vec![key];
+        let mut seen_keys = Memo::default();
+        let mut next = 0;
+        while let Some(&[#(#params),*]) = keys.get(next) {
+            next += 1;
+            #({ #base })*
+            #({ #steps })*
+        }
+    }
 }
 
 /// The answers of a call of `rel` on a cycle, read from its component's

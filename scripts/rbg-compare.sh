@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Our compiled games against the RBG compiler's (Regular Boardgames,
+# uicus/rbg2cpp), in one run on one machine: each game's seeded random
+# playouts for SECONDS on one core, ours through `gdl-codegen bench
+# --reasoner compiled`, RBG's through its own flat Monte Carlo benchmark
+# (test/benchmark.cpp, built as its Makefile builds it: -Ofast
+# -march=native -flto). Prints a TSV line per game and the ratios
+# ours/RBG in playouts/s and states/s.
+#
+# RBG's rules differ a little from the corpus's (its connect four is 7x6,
+# the corpus's 8x6; our chess is examples/games/chess.kif), so read states/s
+# beside playouts/s. RBG's code is not part of this repository: clone it
+# where you like, with its parser and games, and build nothing yourself:
+#
+#   git clone --recurse-submodules https://github.com/uicus/rbg2cpp /tmp/rbg
+#   apt-get install libboost-dev g++          # RBG's generated code needs boost
+#   scripts/rbg-compare.sh /tmp/rbg [SECONDS]
+#
+# The RBG binaries are built under $RBG_BUILD (default /tmp/rbg-bin).
+set -u
+if [ $# -lt 1 ]; then
+    echo "usage: $0 RBG2CPP_DIR [SECONDS]" >&2
+    exit 2
+fi
+rbg=$(cd "$1" && pwd) || exit 2
+secs=${2:-5}
+root=$(cd "$(dirname "$0")/.." && pwd)
+corpus=$root/../shared/games/ggp-repository-base
+build=${RBG_BUILD:-/tmp/rbg-bin}
+bin=${GDL_CODEGEN:-${CARGO_TARGET_DIR:-$root/target}/release/gdl-codegen}
+cargo build --release -q -p gdl-codegen --manifest-path "$root/Cargo.toml" || exit 2
+[ -x "$rbg/bin/rbg2cpp" ] || make -C "$rbg" rbg2cpp >/dev/null || exit 2
+# One core, as RBG's harness runs (taskset where the machine has it).
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c 0)
+# RBG game name, then our game file.
+games=(
+    "ticTacToe $corpus/ticTacToe.kif"
+    "connect4 $corpus/connectFour.kif"
+    "breakthrough $corpus/breakthrough.kif"
+    "reversi $corpus/reversi.kif"
+    "englishDraughts $corpus/englishDraughts.kif"
+    "chess $root/examples/games/chess.kif"
+)
+# The number after `$2` in RBG's benchmark output line starting with `$1`.
+rbg_field() { grep "^number of $2" "$1" | sed 's/.*(\([0-9.]*\) .*/\1/'; }
+ours_field() { grep -o "\"$2\":[0-9.]*" "$1" | cut -d: -f2; }
+out=$(mktemp -d)
+printf 'game\tours_playouts_s\trbg_playouts_s\tours/rbg_playouts\tours_states_s\trbg_states_s\tours/rbg_states\n'
+for entry in "${games[@]}"; do
+    read -r name kif <<<"$entry"
+    dir=$build/$name
+    if [ ! -x "$dir/benchmark" ]; then
+        mkdir -p "$dir"
+        (cd "$dir" && "$rbg/bin/rbg2cpp" -o reasoner "$rbg/rbgGames/games/$name.rbg" >gen.log 2>&1 &&
+            g++ -std=c++17 -Ofast -march=native -flto -s -DNDEBUG -DRBG_RANDOM_GENERATOR=0 \
+                -I. -I"$rbg/test" -o benchmark reasoner.cpp "$rbg/test/benchmark.cpp" >build.log 2>&1) || {
+            echo "$name: RBG build failed (see $dir)" >&2
+            continue
+        }
+    fi
+    "${pin[@]}" "$dir/benchmark" $((secs * 1000)) >"$out/rbg.txt" 2>&1
+    "${pin[@]}" "$bin" bench "$kif" --reasoner compiled --seconds "$secs" --seed 1 --json \
+        >"$out/ours.json" 2>"$out/ours.err"
+    rp=$(rbg_field "$out/rbg.txt" playouts)
+    rs=$(rbg_field "$out/rbg.txt" states)
+    op=$(ours_field "$out/ours.json" playouts_per_sec)
+    os=$(ours_field "$out/ours.json" states_per_sec)
+    if [ -z "$rp" ] || [ -z "$op" ]; then
+        echo "$name: no figures (see $out)" >&2
+        continue
+    fi
+    awk -v g="$name" -v op="$op" -v rp="$rp" -v os="$os" -v rs="$rs" 'BEGIN {
+        printf "%s\t%.0f\t%.0f\t%.2f\t%.0f\t%.0f\t%.2f\n", g, op, rp, op / rp, os, rs, os / rs }'
+done
+rm -rf "$out"

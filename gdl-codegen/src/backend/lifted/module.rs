@@ -444,13 +444,18 @@ fn answers_fn(
     let ty = m.value_type(quote!((u32, u32)));
     // The queries' own relations are read by the queries, which set bits
     // or sort their answers anyway, and by tests: duplicates cost less
-    // than sorting every list to remove them.
+    // than sorting every list to remove them. Other lists are sorted only
+    // when long: a reader walks a short list's duplicates for less than
+    // the sort would cost, and a long list, deduplicated, cannot make its
+    // readers' lists grow with the duplicates of the lists they read.
     let dedup = if listed {
         quote!()
     } else {
         quote! {
-            out.sort_unstable();
-            out.dedup();
+            if out.len() > UNSORTED_ANSWERS {
+                out.sort_unstable();
+                out.dedup();
+            }
         }
     };
     let f = quote! {
@@ -871,6 +876,11 @@ fn ev_items(
         /// the work of recursions that would repeat themselves.
         #[allow(dead_code, reason = "used by games with recursive tests")]
         const UNMEMOIZED_CALLS: u32 = 1 << 16;
+
+        /// Answer lists up to this long keep their duplicates, if any (see
+        /// the functions that sort longer ones).
+        #[allow(dead_code, reason = "used by games with answer lists")]
+        const UNSORTED_ANSWERS: usize = 64;
 
         ::std::thread_local! {
             /// Each thread's evaluation of the state it last queried: the

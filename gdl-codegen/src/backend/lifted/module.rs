@@ -218,37 +218,8 @@ fn derived_fn(
     let bodies = rule_bodies(facts, reg, rel, adorn & !EXISTS, &free);
     let cyclic = reg.comp_of[rel as usize].is_some();
     let arena = format_ident!("arena_{}", name);
-    if free.is_empty() && !cyclic && reg.is_part(rel) {
-        let f = quote! {
-            #[doc = #doc]
-            fn #name(&mut self, #(#params: u32),*) -> bool {
-                let key = [#(#params),*];
-                if let Some(&hit) = self.#memo.get(&key) {
-                    return hit;
-                }
-                let found = self.#eval(#(#params),*);
-                self.#memo.insert(key, found);
-                found
-            }
-
-            fn #eval(&mut self, #(#params: u32),*) -> bool {
-                #({ #bodies })*
-                false
-            }
-        };
-        return (f, vec![quote!(#memo: Memo<[u32; #k], bool>)]);
-    }
     if free.is_empty() && !cyclic {
-        // A test off any cycle: evaluated each time, as a memo lookup
-        // costs about what the test does.
-        let f = quote! {
-            #[doc = #doc]
-            fn #name(&mut self, #(#params: u32),*) -> bool {
-                #({ #bodies })*
-                false
-            }
-        };
-        return (f, Vec::new());
+        return off_cycle_test(reg.is_part(rel), (&name, &params, &doc), &bodies);
     }
     // On a cycle, a call met again while it runs falls back to a closure
     // that answers it, or else to the component's fixpoint, computed whole
@@ -304,6 +275,49 @@ fn derived_fn(
             answers_fn(&m, pool, arena, w, store_answers, listed)
         }
     }
+}
+
+/// A test off any cycle: memoized if it is a part of a rule made a
+/// relation (calls that vary the rule's other arguments repeat it), else
+/// evaluated each time, as a memo lookup costs about what such a test does.
+fn off_cycle_test(
+    part: bool,
+    (name, params, doc): (&proc_macro2::Ident, &[proc_macro2::Ident], &str),
+    bodies: &[TokenStream],
+) -> (TokenStream, Vec<TokenStream>) {
+    if !part {
+        let f = quote! {
+            #[doc = #doc]
+            fn #name(&mut self, #(#params: u32),*) -> bool {
+                #({ #bodies })*
+                false
+            }
+        };
+        return (f, Vec::new());
+    }
+    let (eval, memo) = (
+        format_ident!("eval_{}", name),
+        format_ident!("memo_{}", name),
+    );
+    let k = usize_lit(params.len());
+    let f = quote! {
+        #[doc = #doc]
+        fn #name(&mut self, #(#params: u32),*) -> bool {
+            let key = [#(#params),*];
+            if let Some(&hit) = self.#memo.get(&key) {
+                return hit;
+            }
+            let found = self.#eval(#(#params),*);
+            self.#memo.insert(key, found);
+            found
+        }
+
+        fn #eval(&mut self, #(#params: u32),*) -> bool {
+            #({ #bodies })*
+            false
+        }
+    };
+    (f, vec![quote!(#memo: Memo<[u32; #k], bool>)])
 }
 
 /// What the functions of one memoized call share: its names, parameters,

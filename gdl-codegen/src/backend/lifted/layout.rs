@@ -25,8 +25,13 @@ pub struct Layout {
 
 impl Layout {
     /// The layout of `facts`' fluents, given the masks by value that scans
-    /// read, by (functor id, argument).
-    pub fn new(facts: &Facts, value_masks: &BTreeSet<(u32, usize)>) -> Layout {
+    /// read, by (functor id, argument), and the distinct values of each
+    /// such argument among the fluents.
+    pub fn new(
+        facts: &Facts,
+        value_masks: &BTreeSet<(u32, usize)>,
+        values_at: impl Fn(u32, usize) -> usize,
+    ) -> Layout {
         let u = &facts.universe;
         // A scan binding several arguments reads the mask of the one with
         // the most values, the first of equals (see `scan_position`): that
@@ -34,7 +39,7 @@ impl Layout {
         // are served whatever else they bind.
         let mut major: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
         for &(fid, pos) in value_masks {
-            let values = values_at(facts, fid, pos);
+            let values = values_at(fid, pos);
             let best = major.entry(fid).or_insert((pos, values));
             if values > best.1 {
                 *best = (pos, values);
@@ -71,16 +76,4 @@ impl Layout {
             .enumerate()
             .all(|(i, &b)| b as usize == i)
     }
-}
-
-/// Distinct values of argument `pos` among the fluents of functor `fid`.
-fn values_at(facts: &Facts, fid: u32, pos: usize) -> usize {
-    let u = &facts.universe;
-    let values: BTreeSet<u32> = facts
-        .fluents
-        .iter()
-        .filter(|&&t| u.functor[t as usize] == fid)
-        .map(|&t| u.args[t as usize][pos])
-        .collect();
-    values.len()
 }

@@ -31,7 +31,7 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
     let mut reg = Registry::new(program, facts);
     let queries = queries(program, &mut reg);
     let (fns, fields) = relation_fns(facts, &mut reg);
-    let layout = Layout::new(facts, &reg.value_masks);
+    let layout = Layout::new(facts, &reg.value_masks, |fid, pos| reg.values_at(fid, pos));
     let texts = texts(facts);
     let strings = common::Strings::new(
         &Texts {
@@ -456,6 +456,7 @@ fn answers_fn(
         ..
     } = m;
     let ty = m.value_type(quote!((u32, u32)));
+    let store = store_in_arena((memo, &pool, &arena), store_answers);
     // The queries' own relations are read by the queries, which set bits
     // or sort their answers anyway, and by tests: duplicates cost less
     // than sorting every list to remove them. Other lists are sorted only
@@ -487,26 +488,54 @@ fn answers_fn(
             let mut out = self.#pool.pop().unwrap_or_default();
             #({ #bodies })*
             #dedup
-            // Answer lists of one state follow each other in the
-            // arena, which only grows until the state is reset: a
-            // range stays valid while its reader calls on.
-            let start = self.#arena.len() as u32;
-            self.#arena.extend_from_slice(&out);
-            let answers = (start, self.#arena.len() as u32);
-            out.clear();
-            self.#pool.push(out);
-            self.#memo.insert(key, #store_answers);
-            answers
+            #store
         }
     };
-    (
-        f,
-        vec![
-            quote!(#memo: Memo<[u32; #k], #ty>),
-            quote!(#pool: ::std::vec::Vec<::std::vec::Vec<[u32; #w]>>),
-            quote!(#arena: ::std::vec::Vec<[u32; #w]>),
-        ],
-    )
+    (f, answer_fields((memo, &pool, &arena), k, &w, ty))
+}
+
+/// The end of a call with answers: its answers `out` moved to its arena,
+/// the range memoized (as `stored(answers)`) and returned, the buffer back
+/// to the pool.
+fn store_in_arena(
+    (memo, pool, arena): (
+        &proc_macro2::Ident,
+        &proc_macro2::Ident,
+        &proc_macro2::Ident,
+    ),
+    stored: TokenStream,
+) -> TokenStream {
+    // Answer lists of one state follow each other in the arena, which only
+    // grows until the state is reset: a range stays valid while its reader
+    // calls on.
+    quote! {
+        let start = self.#arena.len() as u32;
+        self.#arena.extend_from_slice(&out);
+        let answers = (start, self.#arena.len() as u32);
+        out.clear();
+        self.#pool.push(out);
+        self.#memo.insert(key, #stored);
+        answers
+    }
+}
+
+/// The fields of a call with answers: its memo (of values `ty`), its pool
+/// of buffers and its arena, for keys of `k` and answers of `w` numbers.
+fn answer_fields(
+    (memo, pool, arena): (
+        &proc_macro2::Ident,
+        &proc_macro2::Ident,
+        &proc_macro2::Ident,
+    ),
+    k: &Literal,
+    w: &Literal,
+    ty: TokenStream,
+) -> Vec<TokenStream> {
+    vec![
+        quote!(#memo: Memo<[u32; #k], #ty>),
+        quote!(#pool: ::std::vec::Vec<::std::vec::Vec<[u32; #w]>>),
+        quote!(#arena: ::std::vec::Vec<[u32; #w]>),
+    ]
 }
 
 /// For a test of a guarded relation (the guard's arguments bound): its guard,
@@ -624,6 +653,7 @@ fn closure_fn(
         format_ident!("arena_{}", name),
     );
     let (k, w) = (usize_lit(params.len()), usize_lit(free.len()));
+    let store = store_in_arena((&memo, &pool, &arena), quote!(answers));
     let f = quote! {
         #[doc = #doc]
         /// Its answers are rows `start..end` of its arena, found by a
@@ -636,23 +666,11 @@ fn closure_fn(
             let mut out = self.#pool.pop().unwrap_or_default();
             let mut seen = Memo::default();
             #worklist
-            let start = self.#arena.len() as u32;
-            self.#arena.extend_from_slice(&out);
-            let answers = (start, self.#arena.len() as u32);
-            out.clear();
-            self.#pool.push(out);
-            self.#memo.insert(key, answers);
-            answers
+            #store
         }
     };
-    (
-        f,
-        vec![
-            quote!(#memo: Memo<[u32; #k], (u32, u32)>),
-            quote!(#pool: ::std::vec::Vec<::std::vec::Vec<[u32; #w]>>),
-            quote!(#arena: ::std::vec::Vec<[u32; #w]>),
-        ],
-    )
+    let fields = answer_fields((&memo, &pool, &arena), &k, &w, quote!((u32, u32)));
+    (f, fields)
 }
 
 /// [`Closure::Answers`]: the base rules' answers, then, once for each
@@ -834,6 +852,26 @@ fn component_fn(facts: &Facts, reg: &mut Registry, comp: usize) -> (TokenStream,
     (f, fields)
 }
 
+/// The evaluation's constants: when recursive tests start being memoized,
+/// and how long an answer list may grow before it is deduplicated.
+fn evaluation_limits() -> TokenStream {
+    quote! {
+        /// A recursive test runs without a memo, guarding against cycles by
+        /// the calls in progress only, until the evaluation has made this
+        /// many such calls: most recursions of game rules walk a line or a
+        /// count and never meet the same call twice, and a memo insert costs
+        /// more than such a step. Past it, calls are memoized, which bounds
+        /// the work of recursions that would repeat themselves.
+        #[allow(dead_code, reason = "used by games with recursive tests")]
+        const UNMEMOIZED_CALLS: u32 = 1 << 16;
+
+        /// Answer lists up to this long keep their duplicates, if any (see
+        /// the functions that sort longer ones).
+        #[allow(dead_code, reason = "used by games with answer lists")]
+        const UNSORTED_ANSWERS: usize = 64;
+    }
+}
+
 /// The evaluation of one state (and joint move): its memo tables, the
 /// relations' functions and the queries.
 fn ev_items(
@@ -862,6 +900,7 @@ fn ev_items(
             quote!(if !self.#n.is_empty() { self.#n.clear(); })
         }
     });
+    let limits = evaluation_limits();
     quote! {
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
         use #rt::lifted::{push_new, rows, set_bits_in, value_span, Keyed, Memo, Span, NONE};
@@ -882,19 +921,7 @@ fn ev_items(
             #(#fields,)*
         }
 
-        /// A recursive test runs without a memo, guarding against cycles by
-        /// the calls in progress only, until the evaluation has made this
-        /// many such calls: most recursions of game rules walk a line or a
-        /// count and never meet the same call twice, and a memo insert costs
-        /// more than such a step. Past it, calls are memoized, which bounds
-        /// the work of recursions that would repeat themselves.
-        #[allow(dead_code, reason = "used by games with recursive tests")]
-        const UNMEMOIZED_CALLS: u32 = 1 << 16;
-
-        /// Answer lists up to this long keep their duplicates, if any (see
-        /// the functions that sort longer ones).
-        #[allow(dead_code, reason = "used by games with answer lists")]
-        const UNSORTED_ANSWERS: usize = 64;
+        #limits
 
         ::std::thread_local! {
             /// Each thread's evaluation of the state it last queried: the

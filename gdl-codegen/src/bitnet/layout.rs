@@ -6,6 +6,9 @@
 //! then the bits of the sets of moves that rule bodies test. An atom is a bit
 //! position in that vector.
 
+use std::collections::BTreeMap;
+
+use super::families::{one_word, shape_of, Shape, MIN_MEMBERS};
 use crate::ground::{AtomId, GroundProgram, Output};
 
 /// Bit position standing for a constant false output.
@@ -45,6 +48,72 @@ fn words(bits: u32) -> usize {
     (bits as usize).div_ceil(64)
 }
 
+/// The family of a derived atom as its ground rules make it (see
+/// [`super::families`]): one rule whose literals are fluents of one state
+/// word; the key is the word and the literals' offsets from the lowest, and
+/// the lowest bit read is returned with it.
+fn family_key(gp: &GroundProgram, a: u32) -> Option<((u32, Shape), u32)> {
+    let [rule] = gp.rules_of(AtomId(a)) else {
+        return None;
+    };
+    let fluents = gp.fluents.len() as u32;
+    // Fluent `f` is bit `f` of the state words.
+    let lits: Vec<(u32, bool)> = rule
+        .body
+        .iter()
+        .map(|l| (l.atom().0, l.is_negated()))
+        .collect();
+    if lits.iter().any(|l| l.0 >= fluents) || !one_word(&lits) {
+        return None;
+    }
+    let (low, shape) = shape_of(&lits, 64)?;
+    Some(((low >> 6, shape), low))
+}
+
+/// Places the derived atoms not placed yet that form families (atoms of one
+/// shape over one state word) at the bit of the lowest fluent they read, in
+/// words of their own from `next_free`, so that a family is computed by one
+/// masked word operation. Families share a word where their bits do not
+/// collide. Returns the next free position.
+fn family_words(gp: &GroundProgram, derived_pos: &mut [u32], next_free: u32) -> u32 {
+    let ni = gp.num_inputs;
+    let mut groups: BTreeMap<(u32, Shape), Vec<(usize, u32)>> = BTreeMap::new();
+    for (i, _) in derived_pos
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| **p == u32::MAX)
+    {
+        if let Some((key, low)) = family_key(gp, ni + i as u32) {
+            groups.entry(key).or_default().push((i, low & 63));
+        }
+    }
+    let base = next_free.div_ceil(64) * 64;
+    // Per family word, the bits taken.
+    let mut taken: Vec<u64> = Vec::new();
+    for members in groups.into_values() {
+        let mask = members.iter().fold(0u64, |m, &(_, b)| m | 1 << b);
+        if members.len() < MIN_MEMBERS || mask.count_ones() as usize != members.len() {
+            continue;
+        }
+        let w = match taken.iter().position(|t| t & mask == 0) {
+            Some(w) => w,
+            None => {
+                taken.push(0);
+                taken.len() - 1
+            }
+        };
+        taken[w] |= mask;
+        for (i, b) in members {
+            derived_pos[i] = base + w as u32 * 64 + b;
+        }
+    }
+    if taken.is_empty() {
+        next_free
+    } else {
+        base + taken.len() as u32 * 64
+    }
+}
+
 impl Layout {
     /// The layout of `gp`.
     pub fn new(gp: &GroundProgram) -> Self {
@@ -72,6 +141,7 @@ impl Layout {
             }
             next_free += (outs.len() as u32).div_ceil(64) * 64;
         }
+        next_free = family_words(gp, &mut derived_pos, next_free);
         for p in derived_pos.iter_mut().filter(|p| **p == u32::MAX) {
             *p = next_free;
             next_free += 1;

@@ -27,6 +27,7 @@
 pub mod conj;
 pub(crate) mod demand;
 pub mod dispatch;
+pub mod families;
 pub(crate) mod frames;
 pub(crate) mod inline;
 pub mod layout;

@@ -10,6 +10,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use crate::bitnet::conj::{by_word, disj_cost, BitLit, Conj};
+use crate::bitnet::families::{self, Shape};
 
 fn hex(m: u64) -> Literal {
     // Hexadecimal reads better for masks.
@@ -82,11 +83,79 @@ pub fn disj_expr(conjs: &[Conj]) -> TokenStream {
             exprs.push(balanced_mask_or(&terms));
         }
     }
+    let (families, others) = disjunct_families(&others);
+    exprs.extend(families);
     exprs.extend(factored(&others));
     match exprs.as_slice() {
         [] => quote!(false),
         _ => balanced_or(&exprs),
     }
+}
+
+/// Alternatives of one shape within one word (lines of a board: the same
+/// offsets from different cells), tested together: the word shifted by each
+/// offset, ANDed, masked with the alternatives' lowest bits. Returns those
+/// tests and the alternatives left.
+fn disjunct_families<'a>(conjs: &[&'a Conj]) -> (Vec<TokenStream>, Vec<&'a Conj>) {
+    let mut groups: BTreeMap<(u32, Shape), Vec<usize>> = BTreeMap::new();
+    for (i, c) in conjs.iter().enumerate() {
+        if !c.any.is_empty() || c.lits.len() < 2 {
+            continue;
+        }
+        // Within 64 bits of the lowest: one word, or two read as a u128.
+        if let Some((low, shape)) = families::shape_of(&c.lits, 64) {
+            groups.entry((low >> 6, shape)).or_default().push(i);
+        }
+    }
+    let mut used = vec![false; conjs.len()];
+    let mut tests = Vec::new();
+    for ((w, shape), members) in groups {
+        if members.len() < families::MIN_MEMBERS {
+            continue;
+        }
+        let mut mask = 0u64;
+        let mut wide = false;
+        for &i in &members {
+            used[i] = true;
+            let low = conjs[i].lits.iter().map(|l| l.0).min().unwrap_or(0);
+            mask |= 1 << (low & 63);
+            wide |= conjs[i].lits.iter().any(|l| l.0 >> 6 != low >> 6);
+        }
+        let (wl, w1) = (word(w), word(w + 1));
+        let terms = shape.iter().map(|&(off, neg)| {
+            let x = if neg { quote!(!x) } else { quote!(x) };
+            if off == 0 {
+                x
+            } else {
+                let off = Literal::u32_unsuffixed(off);
+                quote!((#x >> #off))
+            }
+        });
+        let m = hex(mask);
+        tests.push(if wide {
+            quote!({
+                let x = u128::from(v[#wl]) | (u128::from(v[#w1]) << 64);
+                (#(#terms)&*) & #m != 0
+            })
+        } else {
+            let all = if mask == u64::MAX {
+                quote!((#(#terms)&*))
+            } else {
+                quote!((#(#terms)&*) & #m)
+            };
+            quote!({
+                let x = v[#wl];
+                #all != 0
+            })
+        });
+    }
+    let rest = conjs
+        .iter()
+        .zip(&used)
+        .filter(|(_, &u)| !u)
+        .map(|(c, _)| *c)
+        .collect();
+    (tests, rest)
 }
 
 /// Alternatives sharing a literal, tested once for all of them:

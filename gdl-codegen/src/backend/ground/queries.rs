@@ -7,6 +7,7 @@ use quote::{format_ident, quote};
 use super::expr;
 use super::tables::Tables;
 use crate::bitnet::conj::Conj;
+use crate::bitnet::families::{self, Family};
 use crate::bitnet::schedule::{Block, Demand, Schedule, Unit};
 use crate::bitnet::Bitnet;
 
@@ -36,6 +37,54 @@ pub(super) fn set_bit(pos: u32, test: TokenStream) -> TokenStream {
         let shift = lit_u32(shift);
         quote!(v[#w] |= u64::from(#test) << #shift;)
     }
+}
+
+/// The statement computing a family of atoms word-parallel: the source
+/// word shifted by each literal's offset, ANDed, moved to the members' bits.
+fn family_item(f: &Family) -> Item {
+    let terms = f.shape.iter().map(|&(off, neg)| {
+        let w = if neg { quote!(!w) } else { quote!(w) };
+        if off == 0 {
+            w
+        } else {
+            let off = lit_u32(off);
+            quote!((#w >> #off))
+        }
+    });
+    let terms: Vec<TokenStream> = terms.collect();
+    let all = match terms.as_slice() {
+        [one] => one.clone(),
+        many => quote!((#(#many)&*)),
+    };
+    let moved = match f.shift {
+        0 => all,
+        s if s > 0 => {
+            let s = lit_u32(s as u32);
+            quote!((#all << #s))
+        }
+        s => {
+            let s = lit_u32(s.unsigned_abs());
+            quote!((#all >> #s))
+        }
+    };
+    let (sw, dw, m) = (
+        lit_usize(f.src_word as usize),
+        lit_usize(f.dst_word as usize),
+        hex_lit(f.mask),
+    );
+    // A whole word needs no mask (clippy's `identity_op`).
+    let masked = if f.mask == u64::MAX {
+        moved
+    } else {
+        quote!(#moved & #m)
+    };
+    let stmt = quote! {
+        {
+            let w = v[#sw];
+            v[#dw] |= #masked;
+        }
+    };
+    (stmt, f.shape.len() + 1)
 }
 
 /// The generated functions of a module, and the rule tables they use.
@@ -134,9 +183,7 @@ impl Printer {
         let mut weight = 0;
         for group in &schedule.groups {
             let mut items = Vec::new();
-            for b in &group.blocks {
-                self.block_items(b, &mut items);
-            }
+            self.blocks_items(&group.blocks, &mut items);
             match &group.demand {
                 Demand::Never => {}
                 // Needed only when one of these bits holds: otherwise every
@@ -214,6 +261,33 @@ impl Printer {
         atom_weight(&self.tables, conjs)
     }
 
+    /// The statements of blocks of one level (none reads another), with
+    /// their weights, appended to `out`: the families among their atoms
+    /// first ([`families`]), then the rest one by one.
+    fn blocks_items(&mut self, blocks: &[Block], out: &mut Vec<Item>) {
+        let simple: Vec<(usize, (u32, Vec<Conj>))> = blocks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| match b {
+                Block::Unit(u) if !u.cyclic && u.atoms.len() == 1 => {
+                    let atom = u.bodies().next()?;
+                    (!self.tables.is_big(&atom.1)).then_some((i, atom))
+                }
+                _ => None,
+            })
+            .collect();
+        let atoms: Vec<(u32, Vec<Conj>)> = simple.iter().map(|s| s.1.clone()).collect();
+        let (fams, rest) = families::find(&atoms);
+        let mut skip = vec![false; blocks.len()];
+        for (k, (i, _)) in simple.iter().enumerate() {
+            skip[*i] = !rest.contains(&k);
+        }
+        out.extend(fams.iter().map(family_item));
+        for (b, _) in blocks.iter().zip(&skip).filter(|(_, &s)| !s) {
+            self.block_items(b, out);
+        }
+    }
+
     /// The statements of a block, with their weights, appended to `out`.
     fn block_items(&mut self, block: &Block, out: &mut Vec<Item>) {
         let (test, body) = match block {
@@ -232,9 +306,7 @@ impl Printer {
             }
         };
         let mut items = Vec::new();
-        for b in body {
-            self.block_items(b, &mut items);
-        }
+        self.blocks_items(body, &mut items);
         let (stmts, w) = self.pack(items);
         out.push((
             quote! {

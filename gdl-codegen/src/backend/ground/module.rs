@@ -4,7 +4,7 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
-use super::queries::{hex_lit, lit_u32, lit_usize, Printer, CHUNK_WEIGHT};
+use super::queries::{hex_lit, inline_attr, lit_u32, lit_usize, Printer, CHUNK_WEIGHT};
 use super::tables::Tables;
 use super::{moves, EmitOptions};
 use crate::backend::common::{self, names};
@@ -72,8 +72,9 @@ impl Printer {
             } else {
                 format_ident!("v")
             };
+            let inline = inline_attr(chunk.len());
             self.fns.push(quote! {
-                #[inline(never)]
+                #inline
                 fn #name(#v: &Values, out: &mut [u64; #n]) {
                     #(#stmts)*
                 }

@@ -7,7 +7,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::expr;
-use super::queries::{hex_lit, lit_u32, lit_usize, set_bit, Printer, CHUNK_WEIGHT};
+use super::queries::{hex_lit, inline_attr, lit_u32, lit_usize, set_bit, Printer, CHUNK_WEIGHT};
 use crate::bitnet::dispatch::Arm;
 use crate::bitnet::Bitnet;
 
@@ -78,8 +78,9 @@ impl Printer {
             if weight >= CHUNK_WEIGHT || i + 1 == total {
                 let name = format_ident!("next_moves_{}_{}", r, names.len());
                 let body = match_move(std::mem::take(&mut chunk));
+                let inline = inline_attr(weight);
                 self.fns.push(quote! {
-                    #[inline(never)]
+                    #inline
                     fn #name(v: &mut Values, m: u32) {
                         #body
                     }

@@ -14,6 +14,20 @@ use crate::bitnet::Bitnet;
 /// Tests per generated function before a new one is started.
 pub const CHUNK_WEIGHT: usize = 1500;
 
+/// Statements up to which a helper function (an output gather, a move's
+/// dispatch) is inlined into its caller: a call costs about as much as
+/// a few of them, and each runs once a query.
+pub const INLINE_WEIGHT: usize = 64;
+
+/// The inline attribute of a helper function of `weight` statements.
+pub(super) fn inline_attr(weight: usize) -> TokenStream {
+    if weight <= INLINE_WEIGHT {
+        quote!(#[inline])
+    } else {
+        quote!(#[inline(never)])
+    }
+}
+
 pub(super) fn lit_u32(n: u32) -> Literal {
     Literal::u32_unsuffixed(n)
 }

@@ -292,9 +292,13 @@ impl Printer {
             .collect();
         let atoms: Vec<(u32, Vec<Conj>)> = simple.iter().map(|s| s.1.clone()).collect();
         let (fams, rest) = families::find(&atoms);
+        // The blocks whose atom a family computes.
         let mut skip = vec![false; blocks.len()];
-        for (k, (i, _)) in simple.iter().enumerate() {
-            skip[*i] = !rest.contains(&k);
+        for &(i, _) in &simple {
+            skip[i] = true;
+        }
+        for &k in &rest {
+            skip[simple[k].0] = false;
         }
         out.extend(fams.iter().map(family_item));
         for (b, _) in blocks.iter().zip(&skip).filter(|(_, &s)| !s) {

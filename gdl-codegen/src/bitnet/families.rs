@@ -41,8 +41,8 @@ pub struct Family {
 pub type Shape = Vec<(u32, bool)>;
 
 /// The lowest bit `lits` read and their shape, if they lie within `span`
-/// bits of it (64: one word or two read as one `u128`; literals of one word
-/// are checked by the caller).
+/// bits of it (64: one word, or two read as one `u128`; [`word_shape`]
+/// asks for one word).
 pub fn shape_of(lits: &[BitLit], span: u32) -> Option<(u32, Shape)> {
     let low = lits.iter().map(|l| l.0).min()?;
     if lits.iter().any(|l| l.0 - low >= span) {
@@ -54,8 +54,17 @@ pub fn shape_of(lits: &[BitLit], span: u32) -> Option<(u32, Shape)> {
 }
 
 /// Whether `lits` all lie in one word of the value vector.
-pub fn one_word(lits: &[BitLit]) -> bool {
+fn one_word(lits: &[BitLit]) -> bool {
     lits.windows(2).all(|w| w[0].0 >> 6 == w[1].0 >> 6)
+}
+
+/// The lowest bit `lits` read and their shape, if they all lie in one word
+/// of the value vector.
+pub fn word_shape(lits: &[BitLit]) -> Option<(u32, Shape)> {
+    if !one_word(lits) {
+        return None;
+    }
+    shape_of(lits, 64)
 }
 
 /// What members of one family share: source word, destination word, shape
@@ -66,10 +75,10 @@ type Key = (u32, u32, Shape, i32);
 /// is not a candidate.
 fn key(pos: u32, conjs: &[Conj]) -> Option<Key> {
     let [c] = conjs else { return None };
-    if !c.any.is_empty() || !one_word(&c.lits) {
+    if !c.any.is_empty() {
         return None;
     }
-    let (low, shape) = shape_of(&c.lits, 64)?;
+    let (low, shape) = word_shape(&c.lits)?;
     let shift = (pos & 63) as i32 - (low & 63) as i32;
     Some((low >> 6, pos >> 6, shape, shift))
 }

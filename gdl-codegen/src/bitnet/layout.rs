@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::families::{one_word, shape_of, Shape, MIN_MEMBERS};
+use super::families::{word_shape, Shape, MIN_MEMBERS};
 use crate::ground::{AtomId, GroundProgram, Output};
 
 /// Bit position standing for a constant false output.
@@ -63,10 +63,10 @@ fn family_key(gp: &GroundProgram, a: u32) -> Option<((u32, Shape), u32)> {
         .iter()
         .map(|l| (l.atom().0, l.is_negated()))
         .collect();
-    if lits.iter().any(|l| l.0 >= fluents) || !one_word(&lits) {
+    if lits.iter().any(|l| l.0 >= fluents) {
         return None;
     }
-    let (low, shape) = shape_of(&lits, 64)?;
+    let (low, shape) = word_shape(&lits)?;
     Some(((low >> 6, shape), low))
 }
 

@@ -92,19 +92,42 @@ pub fn disj_expr(conjs: &[Conj]) -> TokenStream {
     }
 }
 
+/// The AND of word `x` shifted right by each offset of `shape`, negated
+/// where its literal is: bit `b` of the result holds when the shape holds
+/// with its lowest literal at bit `b`.
+pub fn shifted_and(shape: &Shape, x: &TokenStream) -> TokenStream {
+    let terms: Vec<TokenStream> = shape
+        .iter()
+        .map(|&(off, neg)| {
+            let x = if neg { quote!(!#x) } else { x.clone() };
+            if off == 0 {
+                x
+            } else {
+                let off = Literal::u32_unsuffixed(off);
+                quote!((#x >> #off))
+            }
+        })
+        .collect();
+    match terms.as_slice() {
+        [one] => one.clone(),
+        many => quote!((#(#many)&*)),
+    }
+}
+
 /// Alternatives of one shape within one word (lines of a board: the same
 /// offsets from different cells), tested together: the word shifted by each
 /// offset, ANDed, masked with the alternatives' lowest bits. Returns those
 /// tests and the alternatives left.
 fn disjunct_families<'a>(conjs: &[&'a Conj]) -> (Vec<TokenStream>, Vec<&'a Conj>) {
-    let mut groups: BTreeMap<(u32, Shape), Vec<usize>> = BTreeMap::new();
+    // Per word and shape, each alternative with its lowest bit.
+    let mut groups: BTreeMap<(u32, Shape), Vec<(usize, u32)>> = BTreeMap::new();
     for (i, c) in conjs.iter().enumerate() {
         if !c.any.is_empty() || c.lits.len() < 2 {
             continue;
         }
         // Within 64 bits of the lowest: one word, or two read as a u128.
         if let Some((low, shape)) = families::shape_of(&c.lits, 64) {
-            groups.entry((low >> 6, shape)).or_default().push(i);
+            groups.entry((low >> 6, shape)).or_default().push((i, low));
         }
     }
     let mut used = vec![false; conjs.len()];
@@ -115,33 +138,24 @@ fn disjunct_families<'a>(conjs: &[&'a Conj]) -> (Vec<TokenStream>, Vec<&'a Conj>
         }
         let mut mask = 0u64;
         let mut wide = false;
-        for &i in &members {
+        for &(i, low) in &members {
             used[i] = true;
-            let low = conjs[i].lits.iter().map(|l| l.0).min().unwrap_or(0);
             mask |= 1 << (low & 63);
             wide |= conjs[i].lits.iter().any(|l| l.0 >> 6 != low >> 6);
         }
         let (wl, w1) = (word(w), word(w + 1));
-        let terms = shape.iter().map(|&(off, neg)| {
-            let x = if neg { quote!(!x) } else { quote!(x) };
-            if off == 0 {
-                x
-            } else {
-                let off = Literal::u32_unsuffixed(off);
-                quote!((#x >> #off))
-            }
-        });
+        let all = shifted_and(&shape, &quote!(x));
         let m = hex(mask);
         tests.push(if wide {
             quote!({
                 let x = u128::from(v[#wl]) | (u128::from(v[#w1]) << 64);
-                (#(#terms)&*) & #m != 0
+                #all & #m != 0
             })
         } else {
             let all = if mask == u64::MAX {
-                quote!((#(#terms)&*))
+                all
             } else {
-                quote!((#(#terms)&*) & #m)
+                quote!(#all & #m)
             };
             quote!({
                 let x = v[#wl];

@@ -56,20 +56,7 @@ pub(super) fn set_bit(pos: u32, test: TokenStream) -> TokenStream {
 /// The statement computing a family of atoms word-parallel: the source
 /// word shifted by each literal's offset, ANDed, moved to the members' bits.
 fn family_item(f: &Family) -> Item {
-    let terms = f.shape.iter().map(|&(off, neg)| {
-        let w = if neg { quote!(!w) } else { quote!(w) };
-        if off == 0 {
-            w
-        } else {
-            let off = lit_u32(off);
-            quote!((#w >> #off))
-        }
-    });
-    let terms: Vec<TokenStream> = terms.collect();
-    let all = match terms.as_slice() {
-        [one] => one.clone(),
-        many => quote!((#(#many)&*)),
-    };
+    let all = expr::shifted_and(&f.shape, &quote!(w));
     let moved = match f.shift {
         0 => all,
         s if s > 0 => {
@@ -279,7 +266,8 @@ impl Printer {
     /// their weights, appended to `out`: the families among their atoms
     /// first ([`families`]), then the rest one by one.
     fn blocks_items(&mut self, blocks: &[Block], out: &mut Vec<Item>) {
-        let simple: Vec<(usize, (u32, Vec<Conj>))> = blocks
+        // The one-atom blocks (their index) and their atoms.
+        let (simple, atoms): (Vec<usize>, Vec<(u32, Vec<Conj>)>) = blocks
             .iter()
             .enumerate()
             .filter_map(|(i, b)| match b {
@@ -289,16 +277,15 @@ impl Printer {
                 }
                 _ => None,
             })
-            .collect();
-        let atoms: Vec<(u32, Vec<Conj>)> = simple.iter().map(|s| s.1.clone()).collect();
+            .unzip();
         let (fams, rest) = families::find(&atoms);
         // The blocks whose atom a family computes.
         let mut skip = vec![false; blocks.len()];
-        for &(i, _) in &simple {
+        for &i in &simple {
             skip[i] = true;
         }
         for &k in &rest {
-            skip[simple[k].0] = false;
+            skip[simple[k]] = false;
         }
         out.extend(fams.iter().map(family_item));
         for (b, _) in blocks.iter().zip(&skip).filter(|(_, &s)| !s) {

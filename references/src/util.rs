@@ -4,7 +4,7 @@
 //! Everything here is off the hot path except [`Bits`], so it favours
 //! clarity over speed.
 
-use gdl_runtime::{text, Goal, Move, ParseError};
+use gdl_runtime::{text, Goal, Move, ParseError, Rng};
 
 /// The atoms of one flat GDL term, lower-cased (prefix GDL names are
 /// case-independent): `(Move 1 2)` gives `["move", "1", "2"]`, `noop` gives
@@ -96,6 +96,26 @@ pub(crate) fn push_moves<const D: usize>(sources: &[u64; D], base: u32, out: &mu
 }
 
 pub(crate) use gdl_runtime::lifted::Bits;
+
+/// Move `k` of `bits` (the move ids of the set bits, in id order) followed by
+/// `last` if given, `k` drawn as `Game::random_legal_move` draws it: `None`
+/// for no move, no draw for one.
+pub(crate) fn pick(bits: u64, last: Option<Move>, rng: &mut Rng) -> Option<Move> {
+    let n = bits.count_ones() + u32::from(last.is_some());
+    let k = match n {
+        0 => return None,
+        1 => 0,
+        n => rng.below(n as usize) as u32,
+    };
+    if k == bits.count_ones() {
+        return last;
+    }
+    let mut w = bits;
+    for _ in 0..k {
+        w &= w - 1;
+    }
+    Some(Move(w.trailing_zeros()))
+}
 
 #[cfg(test)]
 mod tests {

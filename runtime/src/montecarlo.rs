@@ -71,11 +71,9 @@ pub fn flat_monte_carlo<G: Game>(
                 *slot = candidates[i];
                 continue;
             }
-            game.legal_moves(state, r, &mut legal);
-            match legal.len() {
-                0 => stuck = true,
-                1 => *slot = legal[0],
-                n => *slot = legal[rng.below(n)],
+            match game.random_legal_move(state, r, rng, &mut legal) {
+                Some(mv) => *slot = mv,
+                None => stuck = true,
             }
         }
         next.clone_from(state);

@@ -74,6 +74,8 @@ fn representative_specs() -> Vec<GameSpec> {
         .collect();
     specs.push(GameSpec::ours("names.kif", false));
     specs.push(GameSpec::ours("names.kif", true));
+    // Planes: a ray computed a word at a time, to its fixpoint.
+    specs.push(GameSpec::ours("rays.kif", false));
     specs
 }
 
@@ -260,6 +262,7 @@ fn generated_code_is_clippy_clean() {
     let specs = vec![
         GameSpec::ours("names.kif", false),
         GameSpec::ours("names.kif", true),
+        GameSpec::ours("rays.kif", false),
         GameSpec::corpus("ggp-repository-base/ticTacToe.kif"),
         GameSpec::corpus("ggp-repository-base/roshambo2.kif"),
         GameSpec::corpus("ggp-base/test/test_case_3a.kif"),

@@ -135,7 +135,10 @@ mod tests {
     /// The threshold is a parameter: with none allowed, nothing dispatches.
     #[test]
     fn the_threshold_bounds_dispatch() {
-        let params = Params { dispatch_max: 0 };
+        let params = Params {
+            dispatch_max: 0,
+            planes: false,
+        };
         let (_, narrow) = net(TINY, &params);
         assert!(narrow.dispatch.arms.iter().all(Vec::is_empty));
         let (_, wide) = net(TINY, &Params::PROPNET);

@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use super::families::{word_shape, Shape, MIN_MEMBERS};
+use super::planes::{self, MAX_PLANE_WORDS, MIN_WORD_MEMBERS};
 use crate::ground::{AtomId, GroundProgram, Output};
 
 /// Bit position standing for a constant false output.
@@ -42,6 +43,8 @@ pub struct Layout {
     /// then one for `next` (bit `f` is fluent `f`). Reading a query's
     /// outputs is then a copy of words, not a gather of bits.
     pub regions: Vec<u32>,
+    /// The classes laid out as planes ([`super::planes`]): derived atom ids.
+    pub planes: Vec<Vec<u32>>,
 }
 
 fn words(bits: u32) -> usize {
@@ -114,6 +117,70 @@ fn family_words(gp: &GroundProgram, derived_pos: &mut [u32], next_free: u32) -> 
     }
 }
 
+/// Places the classes of [`planes::classes`] not placed yet at their
+/// anchors, in words of their own from `next_free`: a class of anchors in
+/// state words `lo..=hi` takes `hi - lo + 1` words, shared with other
+/// classes of the same words where their bits do not collide. Returns the
+/// classes placed and the next free position.
+fn plane_layout(
+    gp: &GroundProgram,
+    derived_pos: &mut [u32],
+    next_free: u32,
+) -> (Vec<Vec<u32>>, u32) {
+    let ni = gp.num_inputs;
+    let found = planes::classes(gp);
+    let base = next_free.div_ceil(64) * 64;
+    // Planes made so far: first state word, words, and bits taken per word.
+    let mut made: Vec<(u32, u32, Vec<u64>, u32)> = Vec::new();
+    let mut words_used = 0u32;
+    let mut placed = Vec::new();
+    for class in found.classes {
+        if class
+            .iter()
+            .any(|&a| derived_pos[(a - ni) as usize] != u32::MAX)
+        {
+            continue;
+        }
+        let anchors: Vec<u32> = class
+            .iter()
+            .filter_map(|&a| found.anchor[(a - ni) as usize])
+            .collect();
+        let lo = anchors.iter().min().map_or(0, |a| a >> 6);
+        let hi = anchors.iter().max().map_or(0, |a| a >> 6);
+        let n = hi - lo + 1;
+        if n > MAX_PLANE_WORDS || class.len() < MIN_WORD_MEMBERS * n as usize {
+            continue;
+        }
+        let mut masks = vec![0u64; n as usize];
+        for &x in &anchors {
+            masks[((x >> 6) - lo) as usize] |= 1 << (x & 63);
+        }
+        let fits = |m: &(u32, u32, Vec<u64>, u32)| {
+            m.0 == lo && m.1 == n && m.2.iter().zip(&masks).all(|(a, b)| a & b == 0)
+        };
+        let first = match made.iter_mut().find(|m| fits(m)) {
+            Some(m) => {
+                m.2.iter_mut().zip(&masks).for_each(|(a, b)| *a |= b);
+                m.3
+            }
+            None => {
+                made.push((lo, n, masks, words_used));
+                words_used += n;
+                words_used - n
+            }
+        };
+        for (&a, &x) in class.iter().zip(&anchors) {
+            derived_pos[(a - ni) as usize] = base + (first + (x >> 6) - lo) * 64 + (x & 63);
+        }
+        placed.push(class);
+    }
+    if words_used == 0 {
+        (placed, next_free)
+    } else {
+        (placed, base + words_used * 64)
+    }
+}
+
 impl Layout {
     /// The layout of `gp`.
     pub fn new(gp: &GroundProgram) -> Self {
@@ -141,7 +208,8 @@ impl Layout {
             }
             next_free += (outs.len() as u32).div_ceil(64) * 64;
         }
-        next_free = family_words(gp, &mut derived_pos, next_free);
+        let (planes, free) = plane_layout(gp, &mut derived_pos, next_free);
+        next_free = family_words(gp, &mut derived_pos, free);
         for p in derived_pos.iter_mut().filter(|p| **p == u32::MAX) {
             *p = next_free;
             next_free += 1;
@@ -156,6 +224,7 @@ impl Layout {
             role_moves: Vec::new(),
             derived_pos,
             regions: Vec::new(),
+            planes,
         };
         let base = (layout.state_words + layout.does_words) as u32 * 64;
         layout.regions = regions.iter().map(|r| base + r).collect();

@@ -1,13 +1,43 @@
 //! Levels: a topological order of the components over the final bodies.
 
+use super::planes::Plane;
 use super::{Atoms, Bodies};
 use crate::ground::GroundProgram;
 
 /// The level of every derived atom: 1 + the highest level of an atom of
-/// another component its bodies read (inputs are level 0). Bodies as
-/// rewritten (inlined, substituted) may read atoms of later components, so
-/// levels are relaxed until they settle; the reads stay acyclic.
-pub fn levels(gp: &GroundProgram, atoms: &Atoms, bodies: &Bodies) -> Vec<u32> {
+/// another unit its bodies read (inputs are level 0), where a unit is a
+/// component, or the components of a plane's atoms together. Bodies as
+/// rewritten (inlined, substituted) may read atoms of later components; the
+/// reads stay acyclic. A plane that would close a cycle through atoms
+/// outside it is dropped from `planes`.
+pub fn levels(
+    gp: &GroundProgram,
+    atoms: &Atoms,
+    bodies: &Bodies,
+    planes: &mut Vec<Plane>,
+) -> Vec<u32> {
+    if let Some(lv) = try_levels(gp, atoms, bodies, planes) {
+        return lv;
+    }
+    let mut kept: Vec<Plane> = Vec::new();
+    for p in planes.drain(..) {
+        kept.push(p);
+        if try_levels(gp, atoms, bodies, &kept).is_none() {
+            kept.pop();
+        }
+    }
+    *planes = kept;
+    try_levels(gp, atoms, bodies, planes).expect("the reads of components are acyclic")
+}
+
+/// The levels with `planes` merged, or `None` if the merged reads have a
+/// cycle: longest paths by Kahn's algorithm.
+fn try_levels(
+    gp: &GroundProgram,
+    atoms: &Atoms,
+    bodies: &Bodies,
+    planes: &[Plane],
+) -> Option<Vec<u32>> {
     let ni = gp.num_inputs;
     let mut comp_of = vec![0usize; gp.num_derived() as usize];
     for (k, comp) in gp.components.iter().enumerate() {
@@ -15,40 +45,56 @@ pub fn levels(gp: &GroundProgram, atoms: &Atoms, bodies: &Bodies) -> Vec<u32> {
             comp_of[(a - ni) as usize] = k;
         }
     }
-    let deps: Vec<Vec<usize>> = gp
-        .components
-        .iter()
-        .enumerate()
-        .map(|(k, comp)| {
-            let mut d: Vec<usize> = (comp.start..comp.end)
-                .flat_map(|a| &bodies[(a - ni) as usize])
-                .flat_map(|c| &c.lits)
-                .filter_map(|(p, _)| atoms.at_pos.get(p))
-                .map(|&b| comp_of[(b - ni) as usize])
-                .filter(|&j| j != k)
-                .collect();
-            d.sort_unstable();
-            d.dedup();
-            d
-        })
-        .collect();
-    let mut comp_level = vec![0u32; deps.len()];
-    // Each pass settles at least one more step of every chain of forward
-    // reads; in the usual case the first pass is the last.
-    for _ in 0..=deps.len() {
-        let mut changed = false;
-        for (k, d) in deps.iter().enumerate() {
-            let lv = d.iter().map(|&j| comp_level[j] + 1).max().unwrap_or(0);
-            if lv != comp_level[k] {
-                comp_level[k] = lv;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
+    // A plane's components become its first atom's.
+    let mut unit: Vec<usize> = (0..gp.components.len()).collect();
+    for p in planes {
+        let first = comp_of[(p.atoms[0] - ni) as usize];
+        for &a in &p.atoms {
+            unit[comp_of[(a - ni) as usize]] = first;
         }
     }
-    comp_of.iter().map(|&k| comp_level[k]).collect()
+    let n = unit.len();
+    let mut readers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut indegree = vec![0usize; n];
+    for (k, comp) in gp.components.iter().enumerate() {
+        let u = unit[k];
+        let mut d: Vec<usize> = (comp.start..comp.end)
+            .flat_map(|a| &bodies[(a - ni) as usize])
+            .flat_map(|c| &c.lits)
+            .filter_map(|(p, _)| atoms.at_pos.get(p))
+            .map(|&b| unit[comp_of[(b - ni) as usize]])
+            .filter(|&j| j != u)
+            .collect();
+        d.sort_unstable();
+        d.dedup();
+        for j in d {
+            readers[j].push(u);
+        }
+    }
+    for r in &mut readers {
+        r.sort_unstable();
+        r.dedup();
+        for &u in r.iter() {
+            indegree[u] += 1;
+        }
+    }
+    let mut level = vec![0u32; n];
+    let mut ready: Vec<usize> = (0..n)
+        .filter(|&u| unit[u] == u && indegree[u] == 0)
+        .collect();
+    let mut done = 0;
+    while let Some(u) = ready.pop() {
+        done += 1;
+        for &r in &readers[u] {
+            level[r] = level[r].max(level[u] + 1);
+            indegree[r] -= 1;
+            if indegree[r] == 0 {
+                ready.push(r);
+            }
+        }
+    }
+    let units = (0..n).filter(|&u| unit[u] == u).count();
+    (done == units).then(|| comp_of.iter().map(|&k| level[unit[k]]).collect())
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@ pub(crate) mod inline;
 pub mod layout;
 pub(crate) mod levels;
 pub mod move_sets;
+pub mod planes;
 pub mod schedule;
 pub(crate) mod substitute;
 mod summary;
@@ -54,15 +55,24 @@ pub struct Params {
     /// Largest set of one role's moves a `next` body may need to be run by
     /// move dispatch rather than tested.
     pub dispatch_max: usize,
+    /// Whether regular classes ([`planes`]) are computed as units, word
+    /// by word.
+    pub planes: bool,
 }
 
 impl Params {
     /// The compiled back end: dispatch is a `match` arm per move, code that
     /// grows with the set.
-    pub const COMPILED: Params = Params { dispatch_max: 4 };
+    pub const COMPILED: Params = Params {
+        dispatch_max: 4,
+        planes: true,
+    };
     /// The propnet: dispatch is a table lookup, as cheap for a set of 24
     /// moves as for one.
-    pub const PROPNET: Params = Params { dispatch_max: 24 };
+    pub const PROPNET: Params = Params {
+        dispatch_max: 24,
+        planes: false,
+    };
 }
 
 /// Facts about the atoms that the passes read and none changes.
@@ -144,6 +154,8 @@ pub struct Bitnet {
     pub demand: Vec<Option<Vec<u32>>>,
     /// Per derived atom, its level (inputs are level 0).
     pub level: Vec<u32>,
+    /// The classes computed as units, word by word.
+    pub planes: Vec<planes::Plane>,
     /// Computes the outputs of `legal` and `terminal` from a state.
     pub eval: Schedule,
     /// Computes the rest of the outputs of `goal`, after `eval`.
@@ -176,8 +188,14 @@ pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
     let dispatch = dispatch::take_dispatched(gp, &layout, &atoms, &mut bodies, params);
     let move_sets = move_sets::take_move_sets(&mut layout, &atoms, &mut bodies);
     let demand = demand::compute(gp, &layout, &atoms, &bodies, &move_sets, &dispatch.reads);
-    let level = levels::levels(gp, &atoms, &bodies);
+    let mut planes = if params.planes {
+        planes::regular(gp, &layout, &bodies)
+    } else {
+        Vec::new()
+    };
+    let level = levels::levels(gp, &atoms, &bodies, &mut planes);
     let net = schedule::Net {
+        planes: &planes,
         gp,
         layout: &layout,
         atoms: &atoms,
@@ -196,6 +214,7 @@ pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
         move_sets,
         demand,
         level,
+        planes,
         eval,
         goal,
         next,

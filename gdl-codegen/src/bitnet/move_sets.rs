@@ -117,7 +117,13 @@ mod tests {
     }
 
     fn check_sets(src: &str) {
-        let (_, net) = net(src, &Params { dispatch_max: 0 });
+        let (_, net) = net(
+            src,
+            &Params {
+                dispatch_max: 0,
+                planes: false,
+            },
+        );
         assert!(net.bodies.iter().flatten().all(|c| c.any.is_empty()));
         assert!(net
             .dispatch

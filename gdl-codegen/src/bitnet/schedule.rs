@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 use super::conj::{common_literals, disj_cost, words_of, BitLit, Conj};
 use super::layout::Layout;
+use super::planes::Plane;
 use super::{Atoms, Bodies};
 use crate::ground::{AtomId, GroundProgram, Output};
 
@@ -31,6 +32,8 @@ pub(crate) struct Net<'a> {
     pub demand: &'a [Option<Vec<u32>>],
     /// The level of each derived atom.
     pub level: &'a [u32],
+    /// The classes computed as units.
+    pub planes: &'a [Plane],
 }
 
 /// The computation of one query.
@@ -85,6 +88,9 @@ pub struct Unit {
     pub cyclic: bool,
     /// Literals enclosing tests have checked: left out of the bodies.
     pub tested: Vec<BitLit>,
+    /// Whether the unit is a plane's ([`super::planes`]): its atoms are
+    /// computed word by word where their bodies allow.
+    pub plane: bool,
     level: u32,
     demand: Option<Vec<u32>>,
     guard: Option<BitLit>,
@@ -288,6 +294,13 @@ fn component_demand(demand: &[Option<Vec<u32>>], atoms: std::ops::Range<u32>) ->
 fn units(net: &Net, need: &[bool]) -> Vec<Unit> {
     let ni = net.atoms.inputs;
     let mut units = Vec::new();
+    let plane_of: HashMap<u32, usize> = net
+        .planes
+        .iter()
+        .enumerate()
+        .flat_map(|(k, p)| p.atoms.iter().map(move |&a| (a, k)))
+        .collect();
+    let mut plane_units: Vec<Option<Unit>> = vec![None; net.planes.len()];
     for comp in &net.gp.components {
         let atoms = comp.start..comp.end;
         if !atoms.clone().any(|a| need[(a - ni) as usize]) {
@@ -305,6 +318,20 @@ fn units(net: &Net, need: &[bool]) -> Vec<Unit> {
         if atoms.is_empty() {
             continue;
         }
+        if let Some(&k) = plane_of.get(&comp.start) {
+            let unit = plane_units[k].get_or_insert_with(|| Unit {
+                level: net.level[(comp.start - ni) as usize],
+                demand: None,
+                guard: None,
+                guard2: None,
+                atoms: Vec::new(),
+                cyclic: net.planes[k].cyclic,
+                tested: Vec::new(),
+                plane: true,
+            });
+            unit.atoms.extend(atoms);
+            continue;
+        }
         let guards = if comp.cyclic || atoms.len() != 1 {
             Vec::new()
         } else {
@@ -320,10 +347,12 @@ fn units(net: &Net, need: &[bool]) -> Vec<Unit> {
                 atoms,
                 cyclic: comp.cyclic,
                 tested: Vec::new(),
+                plane: false,
             },
             guards,
         ));
     }
+    units.extend(plane_units.into_iter().flatten().map(|u| (u, Vec::new())));
     choose_guards(net.layout, units)
 }
 

@@ -43,6 +43,9 @@ fn block(out: &mut String, b: &Block, depth: usize) {
     let pad = "  ".repeat(depth);
     match b {
         Block::Unit(u) => {
+            if u.plane {
+                let _ = writeln!(out, "{pad}plane of {} atoms:", u.atoms.len());
+            }
             for (pos, conjs) in u.bodies() {
                 let cyc = if u.cyclic { " (cyclic)" } else { "" };
                 let _ = writeln!(out, "{pad}{pos} := {}{cyc}", bodies(&conjs));

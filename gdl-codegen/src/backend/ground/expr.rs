@@ -11,6 +11,7 @@ use quote::quote;
 
 use crate::bitnet::conj::{by_word, disj_cost, BitLit, Conj};
 use crate::bitnet::families::{self, Shape};
+use crate::bitnet::planes::PlaneWord;
 
 fn hex(m: u64) -> Literal {
     // Hexadecimal reads better for masks.
@@ -111,6 +112,62 @@ pub fn shifted_and(shape: &Shape, x: &TokenStream) -> TokenStream {
     match terms.as_slice() {
         [one] => one.clone(),
         many => quote!((#(#many)&*)),
+    }
+}
+
+/// The 64 bits of the value vector (`nv` words) from bit `start`, bits
+/// outside it zero: a word, or the two words it straddles shifted together.
+pub fn window(start: i64, nv: usize) -> TokenStream {
+    let word = |k: i64| {
+        (0..nv as i64).contains(&k).then(|| {
+            let k = Literal::usize_unsuffixed(k as usize);
+            quote!(v[#k])
+        })
+    };
+    let (q, r) = (start.div_euclid(64), start.rem_euclid(64) as u32);
+    if r == 0 {
+        return word(q).unwrap_or(quote!(0u64));
+    }
+    let (rl, rh) = (Literal::u32_unsuffixed(r), Literal::u32_unsuffixed(64 - r));
+    let low = word(q).map(|w| quote!((#w >> #rl)));
+    let high = word(q + 1).map(|w| quote!((#w << #rh)));
+    match (low, high) {
+        (Some(l), Some(h)) => quote!((#l | #h)),
+        (Some(x), None) | (None, Some(x)) => x,
+        (None, None) => quote!(0u64),
+    }
+}
+
+/// The word of a plane ([`crate::bitnet::planes`]): per rule shape, the AND
+/// of its windows masked with the members having it, ORed.
+pub fn plane_word(word: &PlaneWord, nv: usize) -> TokenStream {
+    let terms: Vec<TokenStream> = word
+        .shapes
+        .iter()
+        .map(|s| {
+            let mut ands: Vec<TokenStream> = s
+                .windows
+                .iter()
+                .map(|&(start, neg)| {
+                    let w = window(start, nv);
+                    if neg {
+                        quote!(!#w)
+                    } else {
+                        w
+                    }
+                })
+                .collect();
+            // A whole word needs no mask (clippy's `identity_op`).
+            if s.mask != u64::MAX {
+                let mask = Literal::u64_unsuffixed(s.mask);
+                ands.push(format!("{:#x}", s.mask).parse().unwrap_or(quote!(#mask)));
+            }
+            quote!(#(#ands)&*)
+        })
+        .collect();
+    match terms.as_slice() {
+        [one] => one.clone(),
+        many => quote!(#((#many))|*),
     }
 }
 

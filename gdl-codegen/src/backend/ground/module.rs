@@ -209,6 +209,7 @@ pub(super) fn tokens(
         fns: Vec::new(),
         tables: Tables::new(threshold),
         parts: 0,
+        value_words: net.layout.total_words(),
     };
     let calls = print_queries(&mut p, gp, net);
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());

@@ -8,6 +8,7 @@ use super::expr;
 use super::tables::Tables;
 use crate::bitnet::conj::Conj;
 use crate::bitnet::families::{self, Family};
+use crate::bitnet::planes::{self, PlaneWord};
 use crate::bitnet::schedule::{Block, Demand, Schedule, Unit};
 use crate::bitnet::Bitnet;
 
@@ -96,6 +97,8 @@ pub(super) struct Printer {
     pub tables: Tables,
     /// Functions made by [`Printer::pack`] so far.
     pub parts: usize,
+    /// Words of the value vector.
+    pub value_words: usize,
 }
 
 /// The size of one atom's code, in tests (atoms in the rule tables count
@@ -368,6 +371,12 @@ impl Printer {
     /// The statements computing a unit, with their weights, appended to
     /// `out`.
     fn unit_items(&mut self, unit: &Unit, out: &mut Vec<Item>) {
+        if unit.plane {
+            let atoms: Vec<(u32, Vec<Conj>)> = unit.bodies().collect();
+            if let Some(words) = planes::plane_words(&atoms) {
+                return self.plane_items(unit.cyclic, &words, out);
+            }
+        }
         let mut items = Vec::new();
         let mut words = Vec::new();
         // Consecutive atoms wholly in the rule tables: one call for all.
@@ -392,7 +401,34 @@ impl Printer {
         if let Some(start) = run {
             items.push(self.tabled_run(start));
         }
-        if !unit.cyclic {
+        self.fixpoint_items(unit.cyclic, &words, items, out);
+    }
+
+    /// The statements computing a plane's atoms word by word.
+    fn plane_items(&mut self, cyclic: bool, words: &[PlaneWord], out: &mut Vec<Item>) {
+        let items: Vec<Item> = words
+            .iter()
+            .map(|pw| {
+                let x = expr::plane_word(pw, self.value_words);
+                let w = lit_usize(pw.word as usize);
+                let weight: usize = pw.shapes.iter().map(|s| s.windows.len() + 1).sum();
+                (quote!(v[#w] |= #x;), weight)
+            })
+            .collect();
+        let ws: Vec<u32> = words.iter().map(|pw| pw.word).collect();
+        self.fixpoint_items(cyclic, &ws, items, out);
+    }
+
+    /// `items`, appended to `out`; for a recursive unit (`cyclic`), in a
+    /// loop until the `words` they write stop changing.
+    fn fixpoint_items(
+        &mut self,
+        cyclic: bool,
+        words: &[u32],
+        items: Vec<Item>,
+        out: &mut Vec<Item>,
+    ) {
+        if !cyclic {
             out.extend(items);
             return;
         }

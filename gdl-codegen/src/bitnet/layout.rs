@@ -126,6 +126,7 @@ fn plane_layout(
     gp: &GroundProgram,
     derived_pos: &mut [u32],
     next_free: u32,
+    only: Option<&[u32]>,
 ) -> (Vec<Vec<u32>>, u32) {
     let ni = gp.num_inputs;
     let found = planes::classes(gp);
@@ -135,9 +136,10 @@ fn plane_layout(
     let mut words_used = 0u32;
     let mut placed = Vec::new();
     for class in found.classes {
-        if class
-            .iter()
-            .any(|&a| derived_pos[(a - ni) as usize] != u32::MAX)
+        if only.is_some_and(|o| !o.contains(&class[0]))
+            || class
+                .iter()
+                .any(|&a| derived_pos[(a - ni) as usize] != u32::MAX)
         {
             continue;
         }
@@ -182,8 +184,14 @@ fn plane_layout(
 }
 
 impl Layout {
-    /// The layout of `gp`.
+    /// The layout of `gp`, every class laid out as a plane.
     pub fn new(gp: &GroundProgram) -> Self {
+        Self::with_planes(gp, None)
+    }
+
+    /// The layout of `gp` with the classes (by first atom) of `only` laid
+    /// out as planes, or every class.
+    pub fn with_planes(gp: &GroundProgram, only: Option<&[u32]>) -> Self {
         let fluents = gp.fluents.len() as u32;
         let ni = gp.num_inputs;
         // Output regions first, each word-aligned; an atom serving as several
@@ -208,7 +216,7 @@ impl Layout {
             }
             next_free += (outs.len() as u32).div_ceil(64) * 64;
         }
-        let (planes, free) = plane_layout(gp, &mut derived_pos, next_free);
+        let (planes, free) = plane_layout(gp, &mut derived_pos, next_free, only);
         next_free = family_words(gp, &mut derived_pos, free);
         for p in derived_pos.iter_mut().filter(|p| **p == u32::MAX) {
             *p = next_free;

@@ -175,9 +175,26 @@ impl Bitnet {
     }
 }
 
-/// Builds the bitnet of a ground program: the passes in their order.
+/// Builds the bitnet of a ground program. Classes are laid out as planes
+/// only where their final bodies are regular: when some are not, the
+/// bitnet is built again without them (a plane that is not computed word by
+/// word only spreads its atoms over more words).
 pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
-    let mut layout = Layout::new(gp);
+    if !params.planes {
+        return build_with(gp, params, Some(&[]));
+    }
+    let net = build_with(gp, params, None);
+    let regular: Vec<u32> = net.planes.iter().map(|p| p.class).collect();
+    if regular.len() == net.layout.planes.len() {
+        return net;
+    }
+    build_with(gp, params, Some(&regular))
+}
+
+/// The passes in their order, with the classes of `planes` (by first atom,
+/// or every class) laid out as planes.
+fn build_with(gp: &GroundProgram, params: &Params, planes: Option<&[u32]>) -> Bitnet {
+    let mut layout = Layout::with_planes(gp, planes);
     let atoms = Atoms::new(gp, &layout);
     let mut bodies: Bodies = (gp.num_inputs..gp.num_atoms())
         .map(|a| conj::merge(gp.rules_of(crate::ground::AtomId(a)), &layout))

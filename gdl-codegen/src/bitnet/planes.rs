@@ -257,6 +257,9 @@ pub fn plane_words(atoms: &[(u32, Vec<Conj>)]) -> Option<Vec<PlaneWord>> {
 /// A class computed as one unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plane {
+    /// The first atom of its class (the class's name in
+    /// [`super::layout::Layout::with_planes`]).
+    pub class: u32,
     /// Its atoms (ids).
     pub atoms: Vec<u32>,
     /// Whether an atom of the class reads one of the class: then the unit
@@ -304,7 +307,11 @@ pub fn regular(
             .flat_map(|(_, c)| c)
             .flat_map(|c| &c.lits)
             .any(|(p, _)| positions.contains(p));
-        out.push(Plane { atoms, cyclic });
+        out.push(Plane {
+            class: class[0],
+            atoms,
+            cyclic,
+        });
     }
     out
 }

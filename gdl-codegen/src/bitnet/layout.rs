@@ -45,6 +45,60 @@ pub struct Layout {
     pub regions: Vec<u32>,
     /// The classes laid out as planes ([`super::planes`]): derived atom ids.
     pub planes: Vec<Vec<u32>>,
+    /// Per role, per move, the bit of its move plane (relative to the
+    /// derived words; [`FALSE_BIT`]: none): a copy of the move's `does`
+    /// bit at its anchor, set with it, so that planes read moves as they
+    /// read the board.
+    move_plane: Vec<Vec<u32>>,
+}
+
+/// Which classes a layout lays out as planes.
+#[derive(Clone, Copy, Debug)]
+pub struct PlaneChoice<'a> {
+    /// The classes, by first atom (`None`: every class).
+    pub classes: Option<&'a [u32]>,
+    /// Whether the anchored moves get move planes.
+    pub moves: bool,
+}
+
+impl PlaneChoice<'_> {
+    /// Every class and move plane.
+    pub const ALL: PlaneChoice<'static> = PlaneChoice {
+        classes: None,
+        moves: true,
+    };
+    /// No plane at all.
+    pub const NONE: PlaneChoice<'static> = PlaneChoice {
+        classes: Some(&[]),
+        moves: false,
+    };
+}
+
+/// Per role with anchored moves, `state_words` words from `next_free`
+/// holding each move at its anchor. Returns the bits and the next free
+/// position.
+fn move_planes(
+    anchors: &[Vec<Option<u32>>],
+    state_words: u32,
+    next_free: u32,
+) -> (Vec<Vec<u32>>, u32) {
+    let mut base = next_free.div_ceil(64) * 64;
+    let mut bits = Vec::new();
+    let mut used = false;
+    for role in anchors {
+        if role.iter().all(Option::is_none) {
+            bits.push(vec![FALSE_BIT; role.len()]);
+            continue;
+        }
+        used = true;
+        bits.push(
+            role.iter()
+                .map(|a| a.map_or(FALSE_BIT, |x| base + x))
+                .collect(),
+        );
+        base += state_words * 64;
+    }
+    (bits, if used { base } else { next_free })
 }
 
 fn words(bits: u32) -> usize {
@@ -117,17 +171,27 @@ fn family_words(gp: &GroundProgram, derived_pos: &mut [u32], next_free: u32) -> 
     }
 }
 
+/// What [`plane_layout`] placed.
+struct Placed {
+    /// The classes placed.
+    classes: Vec<Vec<u32>>,
+    /// Per role, per move, its anchor (see [`planes::move_anchors`]).
+    move_anchor: Vec<Vec<Option<u32>>>,
+    /// The next free position.
+    next_free: u32,
+}
+
 /// Places the classes of [`planes::classes`] not placed yet at their
 /// anchors, in words of their own from `next_free`: a class of anchors in
 /// state words `lo..=hi` takes `hi - lo + 1` words, shared with other
 /// classes of the same words where their bits do not collide. Returns the
-/// classes placed and the next free position.
+/// classes placed, the moves' anchors and the next free position.
 fn plane_layout(
     gp: &GroundProgram,
     derived_pos: &mut [u32],
     next_free: u32,
     only: Option<&[u32]>,
-) -> (Vec<Vec<u32>>, u32) {
+) -> Placed {
     let ni = gp.num_inputs;
     let found = planes::classes(gp);
     let base = next_free.div_ceil(64) * 64;
@@ -176,22 +240,26 @@ fn plane_layout(
         }
         placed.push(class);
     }
-    if words_used == 0 {
-        (placed, next_free)
+    let free = if words_used == 0 {
+        next_free
     } else {
-        (placed, base + words_used * 64)
+        base + words_used * 64
+    };
+    Placed {
+        classes: placed,
+        move_anchor: found.move_anchor,
+        next_free: free,
     }
 }
 
 impl Layout {
     /// The layout of `gp`, every class laid out as a plane.
     pub fn new(gp: &GroundProgram) -> Self {
-        Self::with_planes(gp, None)
+        Self::with_planes(gp, PlaneChoice::ALL)
     }
 
-    /// The layout of `gp` with the classes (by first atom) of `only` laid
-    /// out as planes, or every class.
-    pub fn with_planes(gp: &GroundProgram, only: Option<&[u32]>) -> Self {
+    /// The layout of `gp` with the planes of `choice`.
+    pub fn with_planes(gp: &GroundProgram, choice: PlaneChoice) -> Self {
         let fluents = gp.fluents.len() as u32;
         let ni = gp.num_inputs;
         // Output regions first, each word-aligned; an atom serving as several
@@ -216,7 +284,17 @@ impl Layout {
             }
             next_free += (outs.len() as u32).div_ceil(64) * 64;
         }
-        let (planes, free) = plane_layout(gp, &mut derived_pos, next_free, only);
+        let Placed {
+            classes: planes,
+            move_anchor,
+            next_free: free,
+        } = plane_layout(gp, &mut derived_pos, next_free, choice.classes);
+        let state_words = words(fluents).max(1) as u32;
+        let (move_plane, free) = if choice.moves && !planes.is_empty() {
+            move_planes(&move_anchor, state_words, free)
+        } else {
+            (Vec::new(), free)
+        };
         next_free = family_words(gp, &mut derived_pos, free);
         for p in derived_pos.iter_mut().filter(|p| **p == u32::MAX) {
             *p = next_free;
@@ -233,6 +311,7 @@ impl Layout {
             derived_pos,
             regions: Vec::new(),
             planes,
+            move_plane,
         };
         let base = (layout.state_words + layout.does_words) as u32 * 64;
         layout.regions = regions.iter().map(|r| base + r).collect();
@@ -263,6 +342,17 @@ impl Layout {
             (self.state_words + self.does_words) as u32 * 64
                 + self.derived_pos[(a - self.inputs) as usize]
         }
+    }
+
+    /// The bit of move `mv` of `role` in its move plane, if it has one.
+    pub fn move_plane_bit(&self, role: usize, mv: u32) -> Option<u32> {
+        let rel = *self.move_plane.get(role)?.get(mv as usize)?;
+        (rel != FALSE_BIT).then(|| (self.state_words + self.does_words) as u32 * 64 + rel)
+    }
+
+    /// Whether some move has a move plane.
+    pub fn has_move_planes(&self) -> bool {
+        self.move_plane.iter().flatten().any(|&b| b != FALSE_BIT)
     }
 
     /// The bit position of an output, with the constants' reserved positions.

@@ -45,7 +45,7 @@ use std::collections::{HashMap, HashSet};
 use crate::ground::{GroundProgram, Output};
 use conj::Conj;
 use dispatch::Dispatch;
-use layout::{Layout, FALSE_BIT};
+use layout::{Layout, PlaneChoice, FALSE_BIT};
 use move_sets::MoveSets;
 use schedule::Schedule;
 
@@ -181,20 +181,24 @@ impl Bitnet {
 /// word only spreads its atoms over more words).
 pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
     if !params.planes {
-        return build_with(gp, params, Some(&[]));
+        return build_with(gp, params, PlaneChoice::NONE);
     }
-    let net = build_with(gp, params, None);
+    let net = build_with(gp, params, PlaneChoice::ALL);
     let regular: Vec<u32> = net.planes.iter().map(|p| p.class).collect();
-    if regular.len() == net.layout.planes.len() {
+    let moves = net.planes.iter().any(|p| p.reads_moves);
+    if regular.len() == net.layout.planes.len() && moves == net.layout.has_move_planes() {
         return net;
     }
-    build_with(gp, params, Some(&regular))
+    let choice = PlaneChoice {
+        classes: Some(&regular),
+        moves,
+    };
+    build_with(gp, params, choice)
 }
 
-/// The passes in their order, with the classes of `planes` (by first atom,
-/// or every class) laid out as planes.
-fn build_with(gp: &GroundProgram, params: &Params, planes: Option<&[u32]>) -> Bitnet {
-    let mut layout = Layout::with_planes(gp, planes);
+/// The passes in their order, with the planes of `choice`.
+fn build_with(gp: &GroundProgram, params: &Params, choice: PlaneChoice) -> Bitnet {
+    let mut layout = Layout::with_planes(gp, choice);
     let atoms = Atoms::new(gp, &layout);
     let mut bodies: Bodies = (gp.num_inputs..gp.num_atoms())
         .map(|a| conj::merge(gp.rules_of(crate::ground::AtomId(a)), &layout))
@@ -206,7 +210,7 @@ fn build_with(gp: &GroundProgram, params: &Params, planes: Option<&[u32]>) -> Bi
     let move_sets = move_sets::take_move_sets(&mut layout, &atoms, &mut bodies);
     let demand = demand::compute(gp, &layout, &atoms, &bodies, &move_sets, &dispatch.reads);
     let mut planes = if params.planes {
-        planes::regular(gp, &layout, &bodies)
+        planes::regular(gp, &layout, &mut bodies)
     } else {
         Vec::new()
     };

@@ -39,6 +39,7 @@ pub const MAX_PLANE_WORDS: u32 = 4;
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum LitKey {
     Fluent(i64, bool),
+    Move(usize, i64, bool),
     Derived(u32, i64, bool),
     Fixed(u32, bool),
 }
@@ -50,6 +51,44 @@ pub struct Classes {
     pub anchor: Vec<Option<u32>>,
     /// The classes: derived atom ids of distinct anchors.
     pub classes: Vec<Vec<u32>>,
+    /// Per role, per move, the fluent bit the move is anchored at (see
+    /// [`move_anchors`]), if any.
+    pub move_anchor: Vec<Vec<Option<u32>>>,
+}
+
+/// The anchor of each move: the fluent a `next` rule of the move alone
+/// makes true (`next(cell(x, y, c)) <= does(c, move(x, y))`), the lowest if
+/// several. A role's moves keep their anchors only when no two share one:
+/// a plane of the role's moves then holds the move made at its anchor.
+pub fn move_anchors(gp: &GroundProgram) -> Vec<Vec<Option<u32>>> {
+    let mut anchors: Vec<Vec<Option<u32>>> = gp.moves.iter().map(|m| vec![None; m.len()]).collect();
+    for (f, out) in gp.next.iter().enumerate() {
+        let crate::ground::Output::Atom(a) = out else {
+            continue;
+        };
+        for rule in gp.rules_of(*a) {
+            let [l] = &rule.body[..] else { continue };
+            let b = l.atom().0;
+            if l.is_negated() || b < gp.fluents.len() as u32 || b >= gp.num_inputs {
+                continue;
+            }
+            let Some(r) = (0..gp.roles.len()).rev().find(|&r| gp.does_start[r] <= b) else {
+                continue;
+            };
+            let slot = &mut anchors[r][(b - gp.does_start[r]) as usize];
+            *slot = Some(slot.map_or(f as u32, |x| x.min(f as u32)));
+        }
+    }
+    for role in &mut anchors {
+        let mut seen: Vec<u32> = role.iter().flatten().copied().collect();
+        let n = seen.len();
+        seen.sort_unstable();
+        seen.dedup();
+        if seen.len() != n {
+            role.iter_mut().for_each(|a| *a = None);
+        }
+    }
+    anchors
 }
 
 /// The relation name of an atom's text: `(rel a b)` or `rel`.
@@ -62,17 +101,24 @@ fn relation(text: &str) -> &str {
 /// move are left out: `does` bits are not laid out like the board.
 pub fn classes(gp: &GroundProgram) -> Classes {
     let (ni, nf) = (gp.num_inputs, gp.fluents.len() as u32);
+    let move_anchor = move_anchors(gp);
+    // The role and anchor of a move atom that has one.
+    let anchored_move = |b: u32| {
+        let r = (0..gp.roles.len()).rev().find(|&r| gp.does_start[r] <= b)?;
+        Some((r, move_anchor[r][(b - gp.does_start[r]) as usize]?))
+    };
     let mut anchor: Vec<Option<u32>> = vec![None; gp.num_derived() as usize];
     let mut names: HashMap<&str, u32> = HashMap::new();
-    // (relation, rule shape) -> the first atom with it: atoms sharing one
-    // are one class.
-    let mut first: HashMap<(u32, Vec<LitKey>), u32> = HashMap::new();
-    let mut parent: Vec<u32> = (0..gp.num_derived()).collect();
+    let mut found = Vec::new();
     for a in ni..gp.num_atoms() {
         let i = (a - ni) as usize;
         let rules = gp.rules_of(AtomId(a));
-        let reads_move =
-            |r: &crate::ground::GroundRule| r.body.iter().any(|l| (nf..ni).contains(&l.atom().0));
+        let reads_move = |r: &crate::ground::GroundRule| {
+            r.body.iter().any(|l| {
+                let b = l.atom().0;
+                (nf..ni).contains(&b) && anchored_move(b).is_none()
+            })
+        };
         if rules.is_empty() || rules.iter().any(reads_move) {
             continue;
         }
@@ -88,7 +134,16 @@ pub fn classes(gp: &GroundProgram) -> Classes {
             .map(|l| l.atom().0)
             .filter(|&b| b < nf)
             .min();
-        let Some(anc) = common.or(lowest) else {
+        // Reading only derived atoms: the lowest of their anchors.
+        let derived = || {
+            rules
+                .iter()
+                .flat_map(|r| r.body.iter())
+                .filter(|l| l.atom().0 >= ni)
+                .filter_map(|l| anchor_of(l.atom().0))
+                .min()
+        };
+        let Some(anc) = common.or(lowest).or_else(derived) else {
             continue;
         };
         anchor[i] = Some(anc);
@@ -105,6 +160,11 @@ pub fn classes(gp: &GroundProgram) -> Classes {
                     .iter()
                     .map(|l| {
                         let (b, neg) = (l.atom().0, l.is_negated());
+                        if let Some((r, x)) =
+                            (nf..ni).contains(&b).then(|| anchored_move(b)).flatten()
+                        {
+                            return LitKey::Move(r, i64::from(x) - i64::from(anc), neg);
+                        }
                         match anchor_of(b) {
                             Some(x) if b < nf => LitKey::Fluent(i64::from(x) - i64::from(anc), neg),
                             Some(x) => {
@@ -120,25 +180,82 @@ pub fn classes(gp: &GroundProgram) -> Classes {
                 shape
             })
             .collect();
-        // A recursive atom's class is that of its recursive rules: the base
-        // rules of a ray are symmetric (two cells of opposite colours), the
-        // same for opposite directions, whose anchors collide.
-        let recursive = |sh: &Vec<LitKey>| {
-            sh.iter()
-                .any(|k| matches!(k, LitKey::Derived(t, _, _) if *t == rel))
-        };
-        let any_recursive = shapes.iter().any(recursive);
-        for shape in shapes {
-            if any_recursive && !recursive(&shape) {
-                continue;
-            }
-            let j = *first.entry((rel, shape)).or_insert(a - ni);
-            union(&mut parent, i as u32, j);
-        }
+        // Atoms of the relation its rules read (`Derived` of its own tag).
+        let tails: Vec<u32> = rules
+            .iter()
+            .flat_map(|r| r.body.iter())
+            .map(|l| l.atom().0)
+            .filter(|&b| {
+                b >= ni
+                    && relation(&gp.atom_text[b as usize]) == relation(&gp.atom_text[a as usize])
+            })
+            .map(|b| b - ni)
+            .collect();
+        found.push(Found {
+            atom: i as u32,
+            rel,
+            shapes,
+            tails,
+        });
     }
+    let mut parent: Vec<u32> = (0..gp.num_derived()).collect();
+    unite(&found, &mut parent);
     Classes {
         classes: collect_classes(&mut parent, &anchor, ni),
         anchor,
+        move_anchor,
+    }
+}
+
+/// An anchored atom's rule shapes, as [`classes`] finds them.
+struct Found {
+    /// The atom, less the inputs.
+    atom: u32,
+    /// Its relation's tag.
+    rel: u32,
+    /// Its rules' shapes.
+    shapes: Vec<Vec<LitKey>>,
+    /// The atoms of its own relation its rules read, less the inputs.
+    tails: Vec<u32>,
+}
+
+/// Unites atoms into classes. A recursive atom's class is that of its
+/// recursive rules: the base rules of a ray are symmetric (two cells of
+/// opposite colours), the same for opposite directions, whose anchors
+/// collide. The end of a ray, an atom of the relation without recursive
+/// rules, joins the class of the atom reading it; other atoms unite by
+/// their shapes.
+fn unite(found: &[Found], parent: &mut [u32]) {
+    let recursive = |f: &Found, sh: &Vec<LitKey>| {
+        sh.iter()
+            .any(|k| matches!(k, LitKey::Derived(t, _, _) if *t == f.rel))
+    };
+    let is_recursive: std::collections::HashSet<u32> = found
+        .iter()
+        .filter(|f| f.shapes.iter().any(|sh| recursive(f, sh)))
+        .map(|f| f.atom)
+        .collect();
+    let mut first: HashMap<(u32, &Vec<LitKey>), u32> = HashMap::new();
+    let mut attached = std::collections::HashSet::new();
+    for f in found.iter().filter(|f| is_recursive.contains(&f.atom)) {
+        for sh in f.shapes.iter().filter(|sh| recursive(f, sh)) {
+            let j = *first.entry((f.rel, sh)).or_insert(f.atom);
+            union(parent, f.atom, j);
+        }
+        for &t in &f.tails {
+            if !is_recursive.contains(&t) && attached.insert(t) {
+                union(parent, t, f.atom);
+            }
+        }
+    }
+    for f in found
+        .iter()
+        .filter(|f| !is_recursive.contains(&f.atom) && !attached.contains(&f.atom))
+    {
+        for sh in &f.shapes {
+            let j = *first.entry((f.rel, sh)).or_insert(f.atom);
+            union(parent, f.atom, j);
+        }
     }
 }
 
@@ -265,6 +382,42 @@ pub struct Plane {
     /// Whether an atom of the class reads one of the class: then the unit
     /// is iterated to its fixpoint.
     pub cyclic: bool,
+    /// Whether its atoms read moves (from their move planes).
+    pub reads_moves: bool,
+}
+
+/// `c` reading each `does` bit that has a move plane from its move plane.
+fn via_move_planes(c: &Conj, layout: &super::layout::Layout) -> (Conj, bool) {
+    let does = layout.state_words as u32 * 64..(layout.state_words + layout.does_words) as u32 * 64;
+    let mut moved = false;
+    let lits = c
+        .lits
+        .iter()
+        .map(|&(p, neg)| {
+            if !does.contains(&p) {
+                return (p, neg);
+            }
+            let r = layout
+                .role_moves
+                .iter()
+                .rposition(|&(start, _)| start <= p)
+                .unwrap_or(0);
+            match layout.move_plane_bit(r, p - layout.role_moves[r].0) {
+                Some(b) => {
+                    moved = true;
+                    (b, neg)
+                }
+                None => (p, neg),
+            }
+        })
+        .collect();
+    (
+        Conj {
+            lits,
+            any: c.any.clone(),
+        },
+        moved,
+    )
 }
 
 /// The classes the layout placed whose final bodies are regular
@@ -273,7 +426,7 @@ pub struct Plane {
 pub fn regular(
     gp: &GroundProgram,
     layout: &super::layout::Layout,
-    bodies: &super::Bodies,
+    bodies: &mut super::Bodies,
 ) -> Vec<Plane> {
     let ni = gp.num_inputs;
     let mut comp_of = vec![usize::MAX; gp.num_derived() as usize];
@@ -293,9 +446,20 @@ pub fn regular(
             let c = &gp.components[comp_of[(a - ni) as usize]];
             (c.start..c.end).all(|b| class.contains(&b))
         });
+        let mut reads_moves = false;
         let with_bodies: Vec<(u32, Vec<Conj>)> = atoms
             .iter()
-            .map(|&a| (layout.pos(AtomId(a)), bodies[(a - ni) as usize].clone()))
+            .map(|&a| {
+                let conjs = bodies[(a - ni) as usize]
+                    .iter()
+                    .map(|c| {
+                        let (c, moved) = via_move_planes(c, layout);
+                        reads_moves |= moved;
+                        c
+                    })
+                    .collect();
+                (layout.pos(AtomId(a)), conjs)
+            })
             .collect();
         if atoms.len() < MIN_PLANE_MEMBERS || !within || plane_words(&with_bodies).is_none() {
             continue;
@@ -307,10 +471,14 @@ pub fn regular(
             .flat_map(|(_, c)| c)
             .flat_map(|c| &c.lits)
             .any(|(p, _)| positions.contains(p));
+        for (&a, (_, conjs)) in atoms.iter().zip(with_bodies) {
+            bodies[(a - ni) as usize] = conjs;
+        }
         out.push(Plane {
             class: class[0],
             atoms,
             cyclic,
+            reads_moves,
         });
     }
     out
@@ -383,6 +551,18 @@ mod tests {
         let level = |t: &str| n.level[(atom(&gp, t) - gp.num_inputs) as usize];
         assert_eq!(level("(flank a)"), level("(flank m)"));
         assert!(level("(canput x f)") > level("(flank a)"));
+        // The flips a move seeds: a plane reading the move plane of `put`,
+        // the end of the ray (`flipped o`, no recursive rule) in it.
+        let flipped = plane_of("(flipped b)").expect("flipped is a plane");
+        assert!(flipped.cyclic && flipped.reads_moves);
+        assert!(flipped.atoms.contains(&atom(&gp, "(flipped o)")));
+        let put = |p: usize, m: &str| {
+            let mv = gp.moves[p].iter().position(|t| t == m).expect("a move") as u32;
+            n.layout.move_plane_bit(p, mv).expect("anchored")
+        };
+        // `(put c)` is anchored at `(cell c x)` for x, `(cell c o)` for o.
+        assert_eq!(put(0, "(put d)") - put(0, "(put c)"), 2);
+        assert!(put(1, "(put c)") / 64 != put(0, "(put c)") / 64);
         let (_, propnet) = net(RAYS, &Params::PROPNET);
         assert!(propnet.planes.is_empty());
     }

@@ -260,6 +260,7 @@ fn items(
     let does_base = layout.role_moves.iter().map(|&(start, _)| lit_u32(start));
     let (frame_items, _) = moves::frame_items(net);
     let (move_set_items, _) = moves::move_set_items(net);
+    let (move_plane_items, _) = moves::move_plane_items(net, gp.roles.len());
     let game_doc = format!(
         " The game of `{}`, compiled by gdl-codegen.",
         opts.source_name
@@ -288,6 +289,7 @@ fn items(
         const TERMINAL: u32 = #terminal_bit;
         #(#frame_items)*
         #(#move_set_items)*
+        #move_plane_items
         #move_tables
     }
 }
@@ -411,6 +413,7 @@ fn methods(net: &Bitnet, rt: &syn::Path, state: &Ident, calls: Calls) -> TokenSt
     let nw = lit_usize(net.layout.state_words);
     let (_, frame_stmt) = moves::frame_items(net);
     let (_, move_set_stmts) = moves::move_set_items(net);
+    let (_, move_plane_stmt) = moves::move_plane_items(net, net.layout.role_moves.len());
     let Calls {
         goal: goal_calls,
         next: next_calls,
@@ -477,6 +480,7 @@ fn methods(net: &Bitnet, rt: &syn::Path, state: &Ident, calls: Calls) -> TokenSt
                     v[(bit >> 6) as usize] |= 1 << (bit & 63);
                 }
             }
+            #move_plane_stmt
             #(#move_set_stmts)*
             #(#next_calls(&mut v);)*
             #(#dispatch_calls)*

@@ -33,6 +33,39 @@ fn arm_stmt(arm: &Arm) -> TokenStream {
     set_bit(arm.pos, expr::disj_expr(std::slice::from_ref(&arm.body)))
 }
 
+/// The move planes ([`crate::bitnet::planes`]): per role, the bit of each
+/// move's copy at its anchor (`u32::MAX`: none), and the statement setting
+/// the copies of the joint move. Nothing when the layout has none.
+pub(super) fn move_plane_items(net: &Bitnet, roles: usize) -> (TokenStream, TokenStream) {
+    let layout = &net.layout;
+    if !layout.has_move_planes() {
+        return (TokenStream::new(), TokenStream::new());
+    }
+    let nr = lit_usize(roles);
+    let tables = (0..roles).map(|r| {
+        let n = layout.role_moves[r].1;
+        let bits = (0..n).map(|m| lit_u32(layout.move_plane_bit(r, m).unwrap_or(u32::MAX)));
+        quote!(&[#(#bits),*])
+    });
+    let items = quote! {
+        /// Per role, per move, the bit of the move's copy in its move plane
+        /// (`u32::MAX`: none).
+        static MOVE_PLANE_BITS: [&[u32]; #nr] = [#(#tables),*];
+    };
+    let stmt = quote! {
+        for (r, mv) in joint.iter().enumerate() {
+            if let Some(&bit) = MOVE_PLANE_BITS
+                .get(r)
+                .and_then(|t| t.get(mv.0 as usize))
+                .filter(|&&b| b != u32::MAX)
+            {
+                v[(bit >> 6) as usize] |= 1 << (bit & 63);
+            }
+        }
+    };
+    (items, stmt)
+}
+
 impl Printer {
     /// The statements running the dispatch functions of every role.
     pub fn dispatch_calls(&mut self, net: &Bitnet) -> Vec<TokenStream> {

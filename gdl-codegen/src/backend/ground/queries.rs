@@ -406,17 +406,17 @@ impl Printer {
 
     /// The statements computing a plane's atoms word by word.
     fn plane_items(&mut self, cyclic: bool, words: &[PlaneWord], out: &mut Vec<Item>) {
-        let items: Vec<Item> = words
-            .iter()
-            .map(|pw| {
-                let x = expr::plane_word(pw, self.value_words);
-                let w = lit_usize(pw.word as usize);
-                let weight: usize = pw.shapes.iter().map(|s| s.windows.len() + 1).sum();
-                (quote!(v[#w] |= #x;), weight)
-            })
-            .collect();
+        let items = words.iter().map(|pw| self.plane_word_item(pw)).collect();
         let ws: Vec<u32> = words.iter().map(|pw| pw.word).collect();
         self.fixpoint_items(cyclic, &ws, items, out);
+    }
+
+    /// `v[w] |= ..;` computing plane word `pw`.
+    fn plane_word_item(&self, pw: &PlaneWord) -> Item {
+        let x = expr::plane_word(pw, self.value_words);
+        let w = lit_usize(pw.word as usize);
+        let weight: usize = pw.shapes.iter().map(|s| s.windows.len() + 1).sum();
+        (quote!(v[#w] |= #x;), weight)
     }
 
     /// `items`, appended to `out`; for a recursive unit (`cyclic`), in a

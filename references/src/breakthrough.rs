@@ -9,10 +9,10 @@
 //! `8 (x - 1) + (y - 1)`, so a step forward is a shift by 1 and a step
 //! sideways a shift by 8.
 
-use gdl_runtime::{Game, Goal, Move, ParseError, Rng, Role};
+use gdl_runtime::{Game, Goal, Move, ParseError, Role};
 
 use crate::util::{
-    goal_of, name_index, number, pick_sources, push_moves, state_terms, term_atoms, unknown, Bits,
+    goal_of, name_index, number, push_moves, state_terms, term_atoms, unknown, Bits,
 };
 
 /// The role names, in the order of the `role` facts.
@@ -140,24 +140,6 @@ impl Game for Breakthrough {
         if state.control & (1 << (1 - role)) != 0 {
             out.push(NOOP);
         }
-    }
-
-    /// Picked from the move sources' bitboards, without the list.
-    fn random_legal_move(
-        &self,
-        state: &State,
-        role: Role,
-        rng: &mut Rng,
-        _scratch: &mut Vec<Move>,
-    ) -> Option<Move> {
-        let sources = if state.control & (1 << role) != 0 {
-            let free = !(state.cells[0] | state.cells[1]);
-            sources(role, state.cells[role], free)
-        } else {
-            [0; 3]
-        };
-        let noop = (state.control & (1 << (1 - role)) != 0).then_some(NOOP);
-        pick_sources(&sources, 0, noop, rng)
     }
 
     fn is_terminal(&self, state: &State) -> bool {

@@ -7,9 +7,9 @@
 //! stay empty, as guards that stop line shifts from wrapping into the next
 //! column.
 
-use gdl_runtime::{Game, Goal, Move, ParseError, Rng, Role};
+use gdl_runtime::{Game, Goal, Move, ParseError, Role};
 
-use crate::util::{goal_of, name_index, number, pick, state_terms, term_atoms, unknown};
+use crate::util::{goal_of, name_index, number, state_terms, term_atoms, unknown};
 
 /// The role names, in the order of the `role` facts.
 const ROLES: [&str; 2] = ["red", "black"];
@@ -118,26 +118,6 @@ impl Game for ConnectFour {
         if state.control & (1 << (1 - role)) != 0 {
             out.push(NOOP);
         }
-    }
-
-    /// The open columns as a byte (bit `x` for column `x + 1`), picked from
-    /// without a list.
-    fn random_legal_move(
-        &self,
-        state: &State,
-        role: Role,
-        rng: &mut Rng,
-        _scratch: &mut Vec<Move>,
-    ) -> Option<Move> {
-        let columns = if state.control & (1 << role) != 0 {
-            // Column x's top cell, bit 8 (x - 1) + 5, multiplied to bit 56 + x - 1.
-            let open = (!state.occupied() & TOP) >> 5;
-            open.wrapping_mul(0x0102_0408_1020_4080) >> 56
-        } else {
-            0
-        };
-        let noop = (state.control & (1 << (1 - role)) != 0).then_some(NOOP);
-        pick(columns, noop, rng)
     }
 
     fn is_terminal(&self, state: &State) -> bool {

@@ -15,10 +15,10 @@
 //! `(x, y)` is bit `8 file + (y - 1)` with file 0 for `a`. The four diagonal
 //! steps are shifts by 7 and 9, masked at the first and last rank.
 
-use gdl_runtime::{Game, Goal, Move, ParseError, Rng, Role};
+use gdl_runtime::{Game, Goal, Move, ParseError, Role};
 
 use crate::util::{
-    goal_of, name_index, number, pick_sources, push_moves, state_terms, term_atoms, unknown, Bits,
+    goal_of, name_index, number, push_moves, state_terms, term_atoms, unknown, Bits,
 };
 
 /// The role names, in the order of the `role` facts.
@@ -272,29 +272,6 @@ impl Game for EnglishDraughts {
             push_moves(&captures, 0, out);
         } else {
             push_moves(&state.move_sources(role), MOVES, out);
-        }
-    }
-
-    /// Picked from the sources' bitboards, without the list.
-    fn random_legal_move(
-        &self,
-        state: &State,
-        role: Role,
-        rng: &mut Rng,
-        _scratch: &mut Vec<Move>,
-    ) -> Option<Move> {
-        let can_continue = state.capturing_can_continue();
-        if state.control(can_continue) & (1 << role) == 0 {
-            return Some(NOOP);
-        }
-        let mut captures = state.capture_sources(role);
-        if any_source(&captures) {
-            if can_continue {
-                captures = captures.map(|s| s & state.capturing);
-            }
-            pick_sources(&captures, 0, None, rng)
-        } else {
-            pick_sources(&state.move_sources(role), MOVES, None, rng)
         }
     }
 

@@ -8,9 +8,9 @@
 //! `8 (x - 1) + (y - 1)`. Move generation and flips fill along the eight
 //! directions with shifts, the classic way.
 
-use gdl_runtime::{Game, Goal, Move, ParseError, Rng, Role};
+use gdl_runtime::{Game, Goal, Move, ParseError, Role};
 
-use crate::util::{goal_of, name_index, number, pick, state_terms, term_atoms, unknown, Bits};
+use crate::util::{goal_of, name_index, number, state_terms, term_atoms, unknown, Bits};
 
 /// The role names, in the order of the `role` facts.
 const ROLES: [&str; 2] = ["black", "red"];
@@ -155,26 +155,6 @@ impl Game for Reversi {
         if opponent_in_control || targets == 0 {
             out.push(NOOP);
         }
-    }
-
-    /// The target squares' bitboard, picked from without a list.
-    fn random_legal_move(
-        &self,
-        state: &State,
-        role: Role,
-        rng: &mut Rng,
-        _scratch: &mut Vec<Move>,
-    ) -> Option<Move> {
-        let in_control = state.control & (1 << role) != 0;
-        let opponent_in_control = state.control & (1 << (1 - role)) != 0;
-        let targets = if in_control || !opponent_in_control {
-            moves(state.cells[role], state.cells[1 - role])
-        } else {
-            0
-        };
-        let own = if in_control { targets } else { 0 };
-        let noop = (opponent_in_control || targets == 0).then_some(NOOP);
-        pick(own, noop, rng)
     }
 
     fn is_terminal(&self, state: &State) -> bool {

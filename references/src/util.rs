@@ -4,7 +4,7 @@
 //! Everything here is off the hot path except [`Bits`], so it favours
 //! clarity over speed.
 
-use gdl_runtime::{text, Goal, Move, ParseError, Rng};
+use gdl_runtime::{text, Goal, Move, ParseError};
 
 /// The atoms of one flat GDL term, lower-cased (prefix GDL names are
 /// case-independent): `(Move 1 2)` gives `["move", "1", "2"]`, `noop` gives
@@ -96,58 +96,6 @@ pub(crate) fn push_moves<const D: usize>(sources: &[u64; D], base: u32, out: &mu
 }
 
 pub(crate) use gdl_runtime::lifted::Bits;
-
-/// Move `k` of the moves [`push_moves`] lists from `sources` followed by
-/// `last` if given, `k` drawn as `Game::random_legal_move` draws it, without
-/// the list.
-pub(crate) fn pick_sources<const D: usize>(
-    sources: &[u64; D],
-    base: u32,
-    last: Option<Move>,
-    rng: &mut Rng,
-) -> Option<Move> {
-    let count: u32 = sources.iter().map(|s| s.count_ones()).sum();
-    let mut k = match count + u32::from(last.is_some()) {
-        0 => return None,
-        1 => 0,
-        n => rng.below(n as usize) as u32,
-    };
-    if k == count {
-        return last;
-    }
-    let all = sources.iter().fold(0, |a, &s| a | s);
-    for s in Bits(all) {
-        for (d, set) in sources.iter().enumerate() {
-            if set >> s & 1 == 1 {
-                if k == 0 {
-                    return Some(Move(base + D as u32 * s + d as u32));
-                }
-                k -= 1;
-            }
-        }
-    }
-    None
-}
-
-/// Move `k` of `bits` (the move ids of the set bits, in id order) followed by
-/// `last` if given, `k` drawn as `Game::random_legal_move` draws it: `None`
-/// for no move, no draw for one.
-pub(crate) fn pick(bits: u64, last: Option<Move>, rng: &mut Rng) -> Option<Move> {
-    let n = bits.count_ones() + u32::from(last.is_some());
-    let k = match n {
-        0 => return None,
-        1 => 0,
-        n => rng.below(n as usize) as u32,
-    };
-    if k == bits.count_ones() {
-        return last;
-    }
-    let mut w = bits;
-    for _ in 0..k {
-        w &= w - 1;
-    }
-    Some(Move(w.trailing_zeros()))
-}
 
 #[cfg(test)]
 mod tests {

@@ -5,8 +5,6 @@
 use std::fmt;
 use std::hash::Hash;
 
-use crate::Rng;
-
 /// A role's index in the game's role order (the order of the `role` facts).
 pub type Role = usize;
 
@@ -136,30 +134,6 @@ pub trait Game: Send + Sync {
     /// order of their GDL text. In a terminal state the result is unspecified
     /// (games often still define legal moves there).
     fn legal_moves(&self, state: &Self::State, role: Role, out: &mut Vec<Move>);
-
-    /// A uniformly random legal move of `role` in `state`, drawn as random
-    /// playouts draw it: `None` without a legal move, the only move without
-    /// drawing, otherwise move [`Rng::below`]`(n)` of the `n` that
-    /// [`Game::legal_moves`] lists. The same seed therefore picks the same
-    /// move on every reasoner.
-    ///
-    /// The default lists the moves into `scratch`. A reasoner holding the
-    /// legal moves as a bit set overrides it to pick the move from the bits,
-    /// without the list.
-    fn random_legal_move(
-        &self,
-        state: &Self::State,
-        role: Role,
-        rng: &mut Rng,
-        scratch: &mut Vec<Move>,
-    ) -> Option<Move> {
-        self.legal_moves(state, role, scratch);
-        match scratch.len() {
-            0 => None,
-            1 => Some(scratch[0]),
-            n => Some(scratch[rng.below(n)]),
-        }
-    }
 
     /// Whether `state` is terminal.
     fn is_terminal(&self, state: &Self::State) -> bool;

@@ -71,9 +71,11 @@ pub fn flat_monte_carlo<G: Game>(
                 *slot = candidates[i];
                 continue;
             }
-            match game.random_legal_move(state, r, rng, &mut legal) {
-                Some(mv) => *slot = mv,
-                None => stuck = true,
+            game.legal_moves(state, r, &mut legal);
+            match legal.len() {
+                0 => stuck = true,
+                1 => *slot = legal[0],
+                n => *slot = legal[rng.below(n)],
             }
         }
         next.clone_from(state);

@@ -80,10 +80,13 @@ pub(crate) fn random_joint<G: Game>(
 ) -> Result<(), Role> {
     buf.joint.clear();
     for role in 0..game.num_roles() {
-        match game.random_legal_move(state, role, rng, &mut buf.legal) {
-            Some(mv) => buf.joint.push(mv),
-            None => return Err(role),
-        }
+        game.legal_moves(state, role, &mut buf.legal);
+        let mv = match buf.legal.len() {
+            0 => return Err(role),
+            1 => buf.legal[0],
+            n => buf.legal[rng.below(n)],
+        };
+        buf.joint.push(mv);
     }
     Ok(())
 }

@@ -19,6 +19,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::conj::Conj;
+use super::families::word_shape;
 use crate::ground::{AtomId, GroundProgram};
 
 /// Members a class needs to be laid out as a plane.
@@ -471,6 +472,14 @@ pub fn regular(
             .flat_map(|(_, c)| c)
             .flat_map(|c| &c.lits)
             .any(|(p, _)| positions.contains(p));
+        // One conjunction within one word each: the families of the level
+        // compute these already (as one masked shift of the word).
+        let family = with_bodies.iter().all(
+            |(_, c)| matches!(&c[..], [c] if c.any.is_empty() && word_shape(&c.lits).is_some()),
+        );
+        if !cyclic && family {
+            continue;
+        }
         for (&a, (_, conjs)) in atoms.iter().zip(with_bodies) {
             bodies[(a - ni) as usize] = conjs;
         }

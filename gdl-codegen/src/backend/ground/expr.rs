@@ -116,8 +116,10 @@ pub fn shifted_and(shape: &Shape, x: &TokenStream) -> TokenStream {
 }
 
 /// The 64 bits of the value vector (`nv` words) from bit `start`, bits
-/// outside it zero: a word, or the two words it straddles shifted together.
-pub fn window(start: i64, nv: usize) -> TokenStream {
+/// outside it zero, where `mask` says which of them are read: a word, or the
+/// two words it straddles shifted together (only the one the read bits lie
+/// in, where they lie in one).
+pub fn window(start: i64, nv: usize, mask: u64) -> TokenStream {
     let word = |k: i64| {
         (0..nv as i64).contains(&k).then(|| {
             let k = Literal::usize_unsuffixed(k as usize);
@@ -129,8 +131,13 @@ pub fn window(start: i64, nv: usize) -> TokenStream {
         return word(q).unwrap_or(quote!(0u64));
     }
     let (rl, rh) = (Literal::u32_unsuffixed(r), Literal::u32_unsuffixed(64 - r));
-    let low = word(q).map(|w| quote!((#w >> #rl)));
-    let high = word(q + 1).map(|w| quote!((#w << #rh)));
+    // Bit b of the window is bit b + r of word q, or of word q + 1 past 64.
+    let low = word(q)
+        .filter(|_| mask & (u64::MAX >> r) != 0)
+        .map(|w| quote!((#w >> #rl)));
+    let high = word(q + 1)
+        .filter(|_| mask >> (64 - r) != 0)
+        .map(|w| quote!((#w << #rh)));
     match (low, high) {
         (Some(l), Some(h)) => quote!((#l | #h)),
         (Some(x), None) | (None, Some(x)) => x,
@@ -149,7 +156,7 @@ pub fn plane_word(word: &PlaneWord, nv: usize) -> TokenStream {
                 .windows
                 .iter()
                 .map(|&(start, neg)| {
-                    let w = window(start, nv);
+                    let w = window(start, nv, s.mask);
                     if neg {
                         quote!(!#w)
                     } else {

@@ -88,7 +88,7 @@ impl Printer {
         }
     }
 
-    /// The arms of `with_legal_bits`' match on the role.
+    /// The arms of `legal_moves`' match on the role.
     fn legal_arms(&mut self, gp: &GroundProgram, net: &Bitnet) -> Vec<TokenStream> {
         let layout = &net.layout;
         let mut arms = Vec::new();
@@ -105,7 +105,7 @@ impl Printer {
                         #copy
                     }
                     #(#patches(v, &mut bits);)*
-                    Some(f(&bits))
+                    push_moves(&bits, out);
                 }
             });
         }
@@ -216,8 +216,8 @@ pub(super) fn tokens(
     let state = format_ident!("{}State", game);
     let strings = common::Strings::new(&common::Texts::of(gp), rt);
     let items = items(gp, net, opts, &game, &state, &strings);
-    let runtime = runtime_items(net, rt, &state, &strings, &calls);
-    let specific = methods(net, rt, &state, calls);
+    let runtime = runtime_items(net, rt, &state, &strings, &calls.eval);
+    let specific = methods(gp, net, rt, &state, calls);
     let game_impl = common::game_impl(
         rt,
         &game,
@@ -301,14 +301,13 @@ fn runtime_items(
     rt: &syn::Path,
     state: &Ident,
     strings: &common::Strings,
-    calls: &Calls,
+    eval_calls: &[Ident],
 ) -> TokenStream {
     let nw = lit_usize(net.layout.state_words);
     let nv = lit_usize(net.layout.total_words());
     let false_bit = lit_u32(FALSE_BIT);
     let true_bit = lit_u32(TRUE_BIT);
     let key_fn = &strings.key_fn;
-    let (eval_calls, legal_arms) = (&calls.eval, &calls.legal_arms);
     quote! {
         /// Whether bit `bit` of the value vector holds (with the constants).
         #[inline(always)]
@@ -330,30 +329,6 @@ fn runtime_items(
                     w &= w - 1;
                 }
             }
-        }
-
-        /// Move `k` of the moves whose bits are set, in id order, `k` drawn
-        /// as `Game::random_legal_move` draws it: no draw for a single move.
-        #[inline(always)]
-        fn pick_move(bits: &[u64], rng: &mut #rt::Rng) -> ::core::option::Option<#rt::Move> {
-            let n: u32 = bits.iter().map(|w| w.count_ones()).sum();
-            let mut k = match n {
-                0 => return None,
-                1 => 0,
-                n => rng.below(n as usize) as u32,
-            };
-            for (i, &word) in bits.iter().enumerate() {
-                let c = word.count_ones();
-                if k < c {
-                    let mut w = word;
-                    for _ in 0..k {
-                        w &= w - 1;
-                    }
-                    return Some(#rt::Move(i as u32 * 64 + w.trailing_zeros()));
-                }
-                k -= c;
-            }
-            None
         }
 
         /// The last state evaluated on this thread, with its value vector.
@@ -388,20 +363,6 @@ fn runtime_items(
             })
         }
 
-        /// Runs `f` on the bits of `role`'s legal moves in `v` (bit `m` for
-        /// move `m`); `None` for a role the game does not have.
-        #[inline(always)]
-        fn with_legal_bits<R>(
-            v: &Values,
-            role: #rt::Role,
-            f: impl FnOnce(&[u64]) -> R,
-        ) -> ::core::option::Option<R> {
-            match role {
-                #(#legal_arms)*
-                _ => None,
-            }
-        }
-
         #key_fn
     }
 }
@@ -409,12 +370,25 @@ fn runtime_items(
 /// The `Game` methods that evaluate: legal moves and terminal from the
 /// per-thread evaluation, goals from it and their own, `next` from it and
 /// the joint move.
-fn methods(net: &Bitnet, rt: &syn::Path, state: &Ident, calls: Calls) -> TokenStream {
+fn methods(
+    gp: &GroundProgram,
+    net: &Bitnet,
+    rt: &syn::Path,
+    state: &Ident,
+    calls: Calls,
+) -> TokenStream {
     let nw = lit_usize(net.layout.state_words);
+    // With one role, an empty catch-all arm would be clippy's `single_match`.
+    let other_roles = if gp.roles.len() == 1 {
+        quote!(_ => out.clear(),)
+    } else {
+        quote!(_ => {})
+    };
     let (_, frame_stmt) = moves::frame_items(net);
     let (_, move_set_stmts) = moves::move_set_items(net);
-    let (_, move_plane_stmt) = moves::move_plane_items(net, net.layout.role_moves.len());
+    let (_, move_plane_stmt) = moves::move_plane_items(net, gp.roles.len());
     let Calls {
+        legal_arms,
         goal: goal_calls,
         next: next_calls,
         dispatch: dispatch_calls,
@@ -429,17 +403,10 @@ fn methods(net: &Bitnet, rt: &syn::Path, state: &Ident, calls: Calls) -> TokenSt
 
         fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
             out.clear();
-            with_values(state, |v| with_legal_bits(v, role, |bits| push_moves(bits, out)));
-        }
-
-        fn random_legal_move(
-            &self,
-            state: &#state,
-            role: #rt::Role,
-            rng: &mut #rt::Rng,
-            _scratch: &mut ::std::vec::Vec<#rt::Move>,
-        ) -> ::core::option::Option<#rt::Move> {
-            with_values(state, |v| with_legal_bits(v, role, |bits| pick_move(bits, rng))).flatten()
+            with_values(state, |v| match role {
+                #(#legal_arms)*
+                #other_roles
+            });
         }
 
         fn is_terminal(&self, state: &#state) -> bool {

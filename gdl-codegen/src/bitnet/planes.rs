@@ -14,7 +14,8 @@
 //! vector, masked with the members having that shape. A class reading
 //! itself (a ray: each square's atom reads its neighbour's) is one
 //! recursive unit, iterated to its fixpoint a word at a time instead of an
-//! atom at a time.
+//! atom at a time. A move that places a piece is copied to its square's bit
+//! (a move plane), so that rays seeded by the move are classes too.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -422,8 +423,9 @@ fn via_move_planes(c: &Conj, layout: &super::layout::Layout) -> (Conj, bool) {
 }
 
 /// The classes the layout placed whose final bodies are regular
-/// ([`plane_words`]) and whose components lie within the class: each is
-/// then one unit.
+/// ([`plane_words`]), whose components lie within the class, and which are
+/// not word families already ([`super::families`]): each is then one unit.
+/// Their bodies read moves from the move planes.
 pub fn regular(
     gp: &GroundProgram,
     layout: &super::layout::Layout,

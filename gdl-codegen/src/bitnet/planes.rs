@@ -100,88 +100,29 @@ fn relation(text: &str) -> &str {
 }
 
 /// Finds the anchors and classes of `gp`'s derived atoms. Atoms reading a
-/// move are left out: `does` bits are not laid out like the board.
+/// move without an anchor are left out: its `does` bit is not laid out like
+/// the board.
 pub fn classes(gp: &GroundProgram) -> Classes {
-    let (ni, nf) = (gp.num_inputs, gp.fluents.len() as u32);
-    let move_anchor = move_anchors(gp);
-    // The role and anchor of a move atom that has one.
-    let anchored_move = |b: u32| {
-        let r = (0..gp.roles.len()).rev().find(|&r| gp.does_start[r] <= b)?;
-        Some((r, move_anchor[r][(b - gp.does_start[r]) as usize]?))
+    let ni = gp.num_inputs;
+    let mut an = Anchors {
+        gp,
+        anchor: vec![None; gp.num_derived() as usize],
+        move_anchor: move_anchors(gp),
+        names: HashMap::new(),
     };
-    let mut anchor: Vec<Option<u32>> = vec![None; gp.num_derived() as usize];
-    let mut names: HashMap<&str, u32> = HashMap::new();
     let mut found = Vec::new();
     for a in ni..gp.num_atoms() {
-        let i = (a - ni) as usize;
         let rules = gp.rules_of(AtomId(a));
-        let reads_move = |r: &crate::ground::GroundRule| {
-            r.body.iter().any(|l| {
-                let b = l.atom().0;
-                (nf..ni).contains(&b) && anchored_move(b).is_none()
-            })
-        };
-        if rules.is_empty() || rules.iter().any(reads_move) {
-            continue;
-        }
-        let anchor_of = |b: u32| anchor_at(&anchor, b, nf, ni);
-        let common = rules[0]
-            .body
-            .iter()
-            .filter(|l| rules[1..].iter().all(|r| r.body.contains(l)))
-            .find_map(|l| anchor_of(l.atom().0));
-        let lowest = rules
-            .iter()
-            .flat_map(|r| r.body.iter())
-            .map(|l| l.atom().0)
-            .filter(|&b| b < nf)
-            .min();
-        // Reading only derived atoms: the lowest of their anchors.
-        let derived = || {
-            rules
-                .iter()
-                .flat_map(|r| r.body.iter())
-                .filter(|l| l.atom().0 >= ni)
-                .filter_map(|l| anchor_of(l.atom().0))
-                .min()
-        };
-        let Some(anc) = common.or(lowest).or_else(derived) else {
+        let Some(anc) = an.choose(rules) else {
             continue;
         };
-        anchor[i] = Some(anc);
-        let anchor_of = |b: u32| anchor_at(&anchor, b, nf, ni);
-        let next_name = names.len() as u32;
-        let rel = *names
+        an.anchor[(a - ni) as usize] = Some(anc);
+        let next_name = an.names.len() as u32;
+        let rel = *an
+            .names
             .entry(relation(&gp.atom_text[a as usize]))
             .or_insert(next_name);
-        let shapes: Vec<Vec<LitKey>> = rules
-            .iter()
-            .map(|rule| {
-                let mut shape: Vec<LitKey> = rule
-                    .body
-                    .iter()
-                    .map(|l| {
-                        let (b, neg) = (l.atom().0, l.is_negated());
-                        if let Some((r, x)) =
-                            (nf..ni).contains(&b).then(|| anchored_move(b)).flatten()
-                        {
-                            return LitKey::Move(r, i64::from(x) - i64::from(anc), neg);
-                        }
-                        match anchor_of(b) {
-                            Some(x) if b < nf => LitKey::Fluent(i64::from(x) - i64::from(anc), neg),
-                            Some(x) => {
-                                let n = relation(&gp.atom_text[b as usize]);
-                                let tag = names.get(n).copied().unwrap_or(u32::MAX);
-                                LitKey::Derived(tag, i64::from(x) - i64::from(anc), neg)
-                            }
-                            None => LitKey::Fixed(b, neg),
-                        }
-                    })
-                    .collect();
-                shape.sort_unstable();
-                shape
-            })
-            .collect();
+        let shapes = rules.iter().map(|r| an.shape(r, anc)).collect();
         // Atoms of the relation its rules read (`Derived` of its own tag).
         let tails: Vec<u32> = rules
             .iter()
@@ -194,7 +135,7 @@ pub fn classes(gp: &GroundProgram) -> Classes {
             .map(|b| b - ni)
             .collect();
         found.push(Found {
-            atom: i as u32,
+            atom: a - ni,
             rel,
             shapes,
             tails,
@@ -203,9 +144,91 @@ pub fn classes(gp: &GroundProgram) -> Classes {
     let mut parent: Vec<u32> = (0..gp.num_derived()).collect();
     unite(&found, &mut parent);
     Classes {
-        classes: collect_classes(&mut parent, &anchor, ni),
-        anchor,
-        move_anchor,
+        classes: collect_classes(&mut parent, &an.anchor, ni),
+        anchor: an.anchor,
+        move_anchor: an.move_anchor,
+    }
+}
+
+/// The anchors found so far, and the relations' tags.
+struct Anchors<'a> {
+    gp: &'a GroundProgram,
+    /// Per derived atom (`atom - inputs`), its anchor.
+    anchor: Vec<Option<u32>>,
+    /// Per role, per move, its anchor.
+    move_anchor: Vec<Vec<Option<u32>>>,
+    /// The tag of each relation name met.
+    names: HashMap<&'a str, u32>,
+}
+
+impl Anchors<'_> {
+    /// The anchor of atom `b`: its own bit for a fluent, none for a move.
+    fn of(&self, b: u32) -> Option<u32> {
+        let (nf, ni) = (self.gp.fluents.len() as u32, self.gp.num_inputs);
+        if b < nf {
+            Some(b)
+        } else if b >= ni {
+            self.anchor[(b - ni) as usize]
+        } else {
+            None
+        }
+    }
+
+    /// The role and anchor of move atom `b`, if it has one.
+    fn of_move(&self, b: u32) -> Option<(usize, u32)> {
+        let gp = self.gp;
+        if !(gp.fluents.len() as u32..gp.num_inputs).contains(&b) {
+            return None;
+        }
+        let r = (0..gp.roles.len()).rev().find(|&r| gp.does_start[r] <= b)?;
+        Some((r, self.move_anchor[r][(b - gp.does_start[r]) as usize]?))
+    }
+
+    /// The anchor of an atom with `rules`: the anchor of a literal all of
+    /// them share, else the lowest fluent they read, else the lowest anchor
+    /// of the derived atoms they read. `None` for an atom reading a move
+    /// without an anchor.
+    fn choose(&self, rules: &[crate::ground::GroundRule]) -> Option<u32> {
+        let (nf, ni) = (self.gp.fluents.len() as u32, self.gp.num_inputs);
+        let lits = || rules.iter().flat_map(|r| r.body.iter()).map(|l| l.atom().0);
+        if rules.is_empty() || lits().any(|b| (nf..ni).contains(&b) && self.of_move(b).is_none()) {
+            return None;
+        }
+        let common = rules[0]
+            .body
+            .iter()
+            .filter(|l| rules[1..].iter().all(|r| r.body.contains(l)))
+            .find_map(|l| self.of(l.atom().0));
+        let lowest = || lits().filter(|&b| b < nf).min();
+        let derived = || lits().filter(|&b| b >= ni).filter_map(|b| self.of(b)).min();
+        common.or_else(lowest).or_else(derived)
+    }
+
+    /// The shape of `rule` for an atom anchored at `anc`, sorted.
+    fn shape(&self, rule: &crate::ground::GroundRule, anc: u32) -> Vec<LitKey> {
+        let nf = self.gp.fluents.len() as u32;
+        let off = |x: u32| i64::from(x) - i64::from(anc);
+        let mut shape: Vec<LitKey> = rule
+            .body
+            .iter()
+            .map(|l| {
+                let (b, neg) = (l.atom().0, l.is_negated());
+                if let Some((r, x)) = self.of_move(b) {
+                    return LitKey::Move(r, off(x), neg);
+                }
+                match self.of(b) {
+                    Some(x) if b < nf => LitKey::Fluent(off(x), neg),
+                    Some(x) => {
+                        let n = relation(&self.gp.atom_text[b as usize]);
+                        let tag = self.names.get(n).copied().unwrap_or(u32::MAX);
+                        LitKey::Derived(tag, off(x), neg)
+                    }
+                    None => LitKey::Fixed(b, neg),
+                }
+            })
+            .collect();
+        shape.sort_unstable();
+        shape
     }
 }
 
@@ -258,17 +281,6 @@ fn unite(found: &[Found], parent: &mut [u32]) {
             let j = *first.entry((f.rel, sh)).or_insert(f.atom);
             union(parent, f.atom, j);
         }
-    }
-}
-
-/// The anchor of atom `b`: its own bit for a fluent, none for a move.
-fn anchor_at(anchor: &[Option<u32>], b: u32, nf: u32, ni: u32) -> Option<u32> {
-    if b < nf {
-        Some(b)
-    } else if b >= ni {
-        anchor[(b - ni) as usize]
-    } else {
-        None
     }
 }
 

@@ -55,23 +55,12 @@ pub struct Layout {
 /// Which classes a layout lays out as planes.
 #[derive(Clone, Copy, Debug)]
 pub struct PlaneChoice<'a> {
-    /// The classes, by first atom (`None`: every class).
+    /// The classes and anchors of the program ([`planes::classes`]).
+    pub found: &'a planes::Classes,
+    /// The classes to lay out, by first atom (`None`: every class).
     pub classes: Option<&'a [u32]>,
     /// Whether the anchored moves get move planes.
     pub moves: bool,
-}
-
-impl PlaneChoice<'_> {
-    /// Every class and move plane.
-    pub const ALL: PlaneChoice<'static> = PlaneChoice {
-        classes: None,
-        moves: true,
-    };
-    /// No plane at all.
-    pub const NONE: PlaneChoice<'static> = PlaneChoice {
-        classes: Some(&[]),
-        moves: false,
-    };
 }
 
 /// Per role with anchored moves, `state_words` words from `next_free`
@@ -171,35 +160,25 @@ fn family_words(gp: &GroundProgram, derived_pos: &mut [u32], next_free: u32) -> 
     }
 }
 
-/// What [`plane_layout`] placed.
-struct Placed {
-    /// The classes placed.
-    classes: Vec<Vec<u32>>,
-    /// Per role, per move, its anchor (see [`planes::move_anchors`]).
-    move_anchor: Vec<Vec<Option<u32>>>,
-    /// The next free position.
-    next_free: u32,
-}
-
 /// Places the classes of [`planes::classes`] not placed yet at their
 /// anchors, in words of their own from `next_free`: a class of anchors in
 /// state words `lo..=hi` takes `hi - lo + 1` words, shared with other
 /// classes of the same words where their bits do not collide. Returns the
-/// classes placed, the moves' anchors and the next free position.
+/// classes placed and the next free position.
 fn plane_layout(
     gp: &GroundProgram,
     derived_pos: &mut [u32],
     next_free: u32,
-    only: Option<&[u32]>,
-) -> Placed {
+    choice: &PlaneChoice,
+) -> (Vec<Vec<u32>>, u32) {
     let ni = gp.num_inputs;
-    let found = planes::classes(gp);
+    let (found, only) = (choice.found, choice.classes);
     let base = next_free.div_ceil(64) * 64;
     // Planes made so far: first state word, words, and bits taken per word.
     let mut made: Vec<(u32, u32, Vec<u64>, u32)> = Vec::new();
     let mut words_used = 0u32;
     let mut placed = Vec::new();
-    for class in found.classes {
+    for class in &found.classes {
         if only.is_some_and(|o| !o.contains(&class[0]))
             || class
                 .iter()
@@ -238,28 +217,30 @@ fn plane_layout(
         for (&a, &x) in class.iter().zip(&anchors) {
             derived_pos[(a - ni) as usize] = base + (first + (x >> 6) - lo) * 64 + (x & 63);
         }
-        placed.push(class);
+        placed.push(class.clone());
     }
     let free = if words_used == 0 {
         next_free
     } else {
         base + words_used * 64
     };
-    Placed {
-        classes: placed,
-        move_anchor: found.move_anchor,
-        next_free: free,
-    }
+    (placed, free)
 }
 
 impl Layout {
     /// The layout of `gp`, every class laid out as a plane.
     pub fn new(gp: &GroundProgram) -> Self {
-        Self::with_planes(gp, PlaneChoice::ALL)
+        let found = planes::classes(gp);
+        let choice = PlaneChoice {
+            found: &found,
+            classes: None,
+            moves: true,
+        };
+        Self::with_planes(gp, Some(choice))
     }
 
-    /// The layout of `gp` with the planes of `choice`.
-    pub fn with_planes(gp: &GroundProgram, choice: PlaneChoice) -> Self {
+    /// The layout of `gp` with the planes of `choice` (`None`: no plane).
+    pub fn with_planes(gp: &GroundProgram, choice: Option<PlaneChoice>) -> Self {
         let fluents = gp.fluents.len() as u32;
         let ni = gp.num_inputs;
         // Output regions first, each word-aligned; an atom serving as several
@@ -284,16 +265,18 @@ impl Layout {
             }
             next_free += (outs.len() as u32).div_ceil(64) * 64;
         }
-        let Placed {
-            classes: planes,
-            move_anchor,
-            next_free: free,
-        } = plane_layout(gp, &mut derived_pos, next_free, choice.classes);
         let state_words = words(fluents).max(1) as u32;
-        let (move_plane, free) = if choice.moves && !planes.is_empty() {
-            move_planes(&move_anchor, state_words, free)
-        } else {
-            (Vec::new(), free)
+        let (planes, move_plane, free) = match choice {
+            Some(choice) => {
+                let (placed, free) = plane_layout(gp, &mut derived_pos, next_free, &choice);
+                if choice.moves && !placed.is_empty() {
+                    let (bits, free) = move_planes(&choice.found.move_anchor, state_words, free);
+                    (placed, bits, free)
+                } else {
+                    (placed, Vec::new(), free)
+                }
+            }
+            None => (Vec::new(), Vec::new(), next_free),
         };
         next_free = family_words(gp, &mut derived_pos, free);
         for p in derived_pos.iter_mut().filter(|p| **p == u32::MAX) {

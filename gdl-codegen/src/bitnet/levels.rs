@@ -39,12 +39,7 @@ fn try_levels(
     planes: &[Plane],
 ) -> Option<Vec<u32>> {
     let ni = gp.num_inputs;
-    let mut comp_of = vec![0usize; gp.num_derived() as usize];
-    for (k, comp) in gp.components.iter().enumerate() {
-        for a in comp.start..comp.end {
-            comp_of[(a - ni) as usize] = k;
-        }
-    }
+    let comp_of = gp.component_of();
     // A plane's components become its first atom's.
     let mut unit: Vec<usize> = (0..gp.components.len()).collect();
     for p in planes {

@@ -181,23 +181,30 @@ impl Bitnet {
 /// word only spreads its atoms over more words).
 pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
     if !params.planes {
-        return build_with(gp, params, PlaneChoice::NONE);
+        return build_with(gp, params, None);
     }
-    let net = build_with(gp, params, PlaneChoice::ALL);
+    let found = planes::classes(gp);
+    let all = PlaneChoice {
+        found: &found,
+        classes: None,
+        moves: true,
+    };
+    let net = build_with(gp, params, Some(all));
     let regular: Vec<u32> = net.planes.iter().map(|p| p.class).collect();
     let moves = net.planes.iter().any(|p| p.reads_moves);
     if regular.len() == net.layout.planes.len() && moves == net.layout.has_move_planes() {
         return net;
     }
     let choice = PlaneChoice {
+        found: &found,
         classes: Some(&regular),
         moves,
     };
-    build_with(gp, params, choice)
+    build_with(gp, params, Some(choice))
 }
 
-/// The passes in their order, with the planes of `choice`.
-fn build_with(gp: &GroundProgram, params: &Params, choice: PlaneChoice) -> Bitnet {
+/// The passes in their order, with the planes of `choice` (`None`: none).
+fn build_with(gp: &GroundProgram, params: &Params, choice: Option<PlaneChoice>) -> Bitnet {
     let mut layout = Layout::with_planes(gp, choice);
     let atoms = Atoms::new(gp, &layout);
     let mut bodies: Bodies = (gp.num_inputs..gp.num_atoms())

@@ -70,14 +70,10 @@ pub fn move_anchors(gp: &GroundProgram) -> Vec<Vec<Option<u32>>> {
         };
         for rule in gp.rules_of(*a) {
             let [l] = &rule.body[..] else { continue };
-            let b = l.atom().0;
-            if l.is_negated() || b < gp.fluents.len() as u32 || b >= gp.num_inputs {
-                continue;
-            }
-            let Some(r) = (0..gp.roles.len()).rev().find(|&r| gp.does_start[r] <= b) else {
+            let Some((r, m)) = gp.does_of(l.atom().0).filter(|_| !l.is_negated()) else {
                 continue;
             };
-            let slot = &mut anchors[r][(b - gp.does_start[r]) as usize];
+            let slot = &mut anchors[r][m as usize];
             *slot = Some(slot.map_or(f as u32, |x| x.min(f as u32)));
         }
     }
@@ -176,12 +172,8 @@ impl Anchors<'_> {
 
     /// The role and anchor of move atom `b`, if it has one.
     fn of_move(&self, b: u32) -> Option<(usize, u32)> {
-        let gp = self.gp;
-        if !(gp.fluents.len() as u32..gp.num_inputs).contains(&b) {
-            return None;
-        }
-        let r = (0..gp.roles.len()).rev().find(|&r| gp.does_start[r] <= b)?;
-        Some((r, self.move_anchor[r][(b - gp.does_start[r]) as usize]?))
+        let (r, m) = self.gp.does_of(b)?;
+        Some((r, self.move_anchor[r][m as usize]?))
     }
 
     /// The anchor of an atom with `rules`: the anchor of a literal all of
@@ -444,12 +436,7 @@ pub fn regular(
     bodies: &mut super::Bodies,
 ) -> Vec<Plane> {
     let ni = gp.num_inputs;
-    let mut comp_of = vec![usize::MAX; gp.num_derived() as usize];
-    for (k, c) in gp.components.iter().enumerate() {
-        for a in c.start..c.end {
-            comp_of[(a - ni) as usize] = k;
-        }
-    }
+    let comp_of = gp.component_of();
     let mut out = Vec::new();
     for class in &layout.planes {
         let atoms: Vec<u32> = class

@@ -185,6 +185,29 @@ impl GroundProgram {
         AtomId(self.does_start[role] + mv)
     }
 
+    /// The `(does role move)` input atom `atom` as its role and move, if it
+    /// is one.
+    pub fn does_of(&self, atom: u32) -> Option<(usize, u32)> {
+        if !(self.fluents.len() as u32..self.num_inputs).contains(&atom) {
+            return None;
+        }
+        let r = (0..self.roles.len())
+            .rev()
+            .find(|&r| self.does_start[r] <= atom)?;
+        Some((r, atom - self.does_start[r]))
+    }
+
+    /// Per derived atom (`atom - num_inputs`), the index of its component.
+    pub fn component_of(&self) -> Vec<usize> {
+        let mut comp_of = vec![0usize; self.num_derived() as usize];
+        for (k, comp) in self.components.iter().enumerate() {
+            for a in comp.start..comp.end {
+                comp_of[(a - self.num_inputs) as usize] = k;
+            }
+        }
+        comp_of
+    }
+
     /// The rules of `atom` (empty for inputs).
     pub fn rules_of(&self, atom: AtomId) -> &[GroundRule] {
         if atom.0 < self.num_inputs {

@@ -9,9 +9,10 @@ use quote::{format_ident, quote};
 
 use crate::backend::ground::EmitError;
 
-/// A `static NAME: [u32; N]` array of a generated module: data that tokens
-/// and the formatter would only slow down.
-#[derive(Clone, Debug)]
+/// A `static NAME: [u32; N]` array of a generated module (or `[[u32; W];
+/// N]`, rows of `width` numbers): data that tokens and the formatter would
+/// only slow down.
+#[derive(Clone, Debug, Default)]
 pub struct DataArray {
     /// Its doc comment.
     pub doc: String,
@@ -22,6 +23,9 @@ pub struct DataArray {
     /// Whether a module may leave it unread (tables every module of a back
     /// end has, which some games' rules never read).
     pub may_be_unused: bool,
+    /// Numbers a row: above 1, the array is one of rows (`data.len()` a
+    /// multiple of it), indexed by row without a bounds check per number.
+    pub width: usize,
 }
 
 impl DataArray {
@@ -33,6 +37,21 @@ impl DataArray {
                 out,
                 "#[allow(dead_code, reason = \"not every game reads it\")]"
             );
+        }
+        if self.width > 1 {
+            let w = self.width;
+            let n = self.data.len() / w;
+            let _ = writeln!(out, "static {}: [[u32; {w}]; {n}] = [", self.name);
+            for row in self.data.chunks(w) {
+                out.push_str("    [");
+                for (i, n) in row.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    let _ = write!(out, "{sep}{n}");
+                }
+                out.push_str("],\n");
+            }
+            out.push_str("];\n");
+            return;
         }
         let _ = writeln!(out, "static {}: [u32; {}] = [", self.name, self.data.len());
         for line in self.data.chunks(16) {
@@ -49,13 +68,26 @@ impl DataArray {
     fn tokens(&self) -> TokenStream {
         let doc = format!(" {}", self.doc);
         let name = format_ident!("{}", self.name);
-        let n = Literal::usize_unsuffixed(self.data.len());
-        let data = self.data.iter().map(|&x| Literal::u32_unsuffixed(x));
         let allow = if self.may_be_unused {
             quote!(#[allow(dead_code, reason = "not every game reads it")])
         } else {
             quote!()
         };
+        if self.width > 1 {
+            let w = Literal::usize_unsuffixed(self.width);
+            let n = Literal::usize_unsuffixed(self.data.len() / self.width);
+            let rows = self.data.chunks(self.width).map(|row| {
+                let row = row.iter().map(|&x| Literal::u32_unsuffixed(x));
+                quote!([#(#row),*])
+            });
+            return quote! {
+                #[doc = #doc]
+                #allow
+                static #name: [[u32; #w]; #n] = [#(#rows),*];
+            };
+        }
+        let n = Literal::usize_unsuffixed(self.data.len());
+        let data = self.data.iter().map(|&x| Literal::u32_unsuffixed(x));
         quote! {
             #[doc = #doc]
             #allow

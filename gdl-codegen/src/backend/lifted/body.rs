@@ -33,6 +33,9 @@ pub struct Body<'r> {
     /// The component being computed, whose tables its rules read without
     /// asking for them again.
     pub within: Option<usize>,
+    /// The argument whose value the mask of the scan being printed selects
+    /// (its fluents all have that value there).
+    selected: Option<usize>,
 }
 
 /// The identifier of rule variable `v`.
@@ -59,6 +62,7 @@ impl<'r> Body<'r> {
             fresh: 0,
             matched: Vec::new(),
             within,
+            selected: None,
         }
     }
 
@@ -196,11 +200,16 @@ impl<'r> Body<'r> {
         let all = args.iter().all(|a| a.bound_by(&self.bound));
         let (keys, free): (Vec<usize>, Vec<usize>) =
             (0..args.len()).partition(|&i| bound >> i & 1 == 1);
-        let key_vals: Vec<TokenStream> = keys.iter().map(|&i| self.value(&args[i])).collect();
         let not = if negated { quote!(!) } else { quote!() };
         match source {
-            Source::True => self.state_literal(&args[0], all, &not),
-            Source::Does => self.does_literal(args, all, &not),
+            Source::True => return self.state_literal(&args[0], all, &not),
+            Source::Does => return self.does_literal(args, all, &not),
+            _ => {}
+        }
+        // Only now: a value built for nothing would register its builder.
+        let key_vals: Vec<TokenStream> = keys.iter().map(|&i| self.value(&args[i])).collect();
+        match source {
+            Source::True | Source::Does => unreachable!("printed above"),
             Source::Static => {
                 if args.is_empty() {
                     let holds = self.reg.static_nonempty(rel) != negated;
@@ -281,8 +290,19 @@ impl<'r> Body<'r> {
     /// `p`'s functor.
     fn state_literal(&mut self, p: &Pat, all: bool, not: &TokenStream) {
         if all {
-            let v = self.value(p);
-            self.wraps.push(Wrap::If(quote!(#not self.holds(#v))));
+            let test = match self.fluent_functor(p) {
+                // Built from its arguments: their ranks give the bit.
+                Some((fid, args)) if !self.matched.iter().any(|(q, _)| q == p) => {
+                    let vals: Vec<TokenStream> = args.iter().map(|a| self.value(a)).collect();
+                    let h = self.reg.holds_fn(fid);
+                    quote!(#h(&self.state, #(#vals),*))
+                }
+                _ => {
+                    let v = self.value(p);
+                    quote!(self.holds(#v))
+                }
+            };
+            self.wraps.push(Wrap::If(quote!(#not #test)));
             return;
         }
         let mask = match self.value_mask(p) {
@@ -297,7 +317,47 @@ impl<'r> Body<'r> {
             quote!(#f),
             quote!(set_bits_in(&*::std::rc::Rc::clone(&self.state), #mask)),
         ));
-        self.matching(p, quote!(FLUENT_TERM[#f as usize]));
+        match self.fluent_functor(p) {
+            Some((fid, args)) => self.match_fluent_row(p, fid, &args, &f),
+            None => {
+                self.selected = None;
+                self.matching(p, quote!(FLUENT_TERM[#f as usize]));
+            }
+        }
+    }
+
+    /// The functor id and arguments of a compound `true` pattern whose
+    /// functor some fluent has.
+    fn fluent_functor(&self, p: &Pat) -> Option<(u32, Vec<Pat>)> {
+        let Pat::Func(f, args) = p else { return None };
+        let fid = self.reg.functor(*f, args.len())?;
+        self.reg.has_fluents(fid).then(|| (fid, args.to_vec()))
+    }
+
+    /// Matches `p`, of functor `fid`, against the fluent at bit `f` of a
+    /// scan whose mask holds only fluents of `fid`: its arguments are read
+    /// from the functor's row table (`[args.., term]` per bit), without
+    /// testing the functor, and the argument the mask selected by value is
+    /// not tested again.
+    fn match_fluent_row(&mut self, p: &Pat, fid: u32, args: &[Pat], f: &Ident) {
+        let (table, first) = self.reg.fluent_rows(fid);
+        let x = self.fresh("x");
+        self.wraps.push(Wrap::Let(
+            x.clone(),
+            quote!(&#table[(#f - #first) as usize]),
+        ));
+        let selected = self.selected.take();
+        for (i, a) in args.iter().enumerate() {
+            if selected == Some(i) {
+                continue;
+            }
+            let i = Literal::usize_unsuffixed(i);
+            self.matching(a, quote!(#x[#i]));
+        }
+        let t = self.fresh("t");
+        let n = Literal::usize_unsuffixed(args.len());
+        self.wraps.push(Wrap::Let(t.clone(), quote!(#x[#n])));
+        self.matched.push((p.clone(), t));
     }
 
     /// For a scan of `true(p)` with an argument of `p` bound, the mask of the
@@ -308,6 +368,7 @@ impl<'r> Body<'r> {
         let pos = self.reg.scan_position(fid, args, &self.bound)?;
         let (vals, masks) = self.reg.value_mask(fid, pos);
         let v = self.value(&args[pos]);
+        self.selected = Some(pos);
         Some(quote!(value_span(&#vals, &#masks, #v)))
     }
 

@@ -101,6 +101,10 @@ pub struct Registry {
     masks: BTreeSet<Option<u32>>,
     /// Fluent masks by argument value used: (functor id, argument).
     value_masks: BTreeSet<(u32, usize)>,
+    /// Functors whose fluents' rows (arguments and term, by bit) scans read.
+    fluent_rows: BTreeSet<u32>,
+    /// Functors whose fluents are tested from their arguments (`holds_f`).
+    held: BTreeSet<u32>,
     /// Distinct values of each (functor id, argument) among the fluents.
     fluent_values: FxHashMap<(u32, usize), usize>,
     /// Derived functions asked for, in order of first call.
@@ -218,6 +222,8 @@ impl Registry {
                 .collect(),
             masks: BTreeSet::new(),
             value_masks: BTreeSet::new(),
+            fluent_rows: BTreeSet::new(),
+            held: BTreeSet::new(),
             fluent_values: fluent_values(facts),
             calls: Vec::new(),
             call_names: BTreeMap::new(),
@@ -330,6 +336,30 @@ impl Registry {
     /// Distinct values of argument `pos` among the fluents of functor `fid`.
     pub fn values_at(&self, fid: u32, pos: usize) -> usize {
         self.fluent_values.get(&(fid, pos)).copied().unwrap_or(0)
+    }
+
+    /// Whether some fluent has functor `fid`.
+    pub fn has_fluents(&self, fid: u32) -> bool {
+        self.fluents_per_functor.contains_key(&fid)
+    }
+
+    /// The table of functor `fid`'s fluents by bit (`FLUENT_ROWS_f`: per
+    /// bit from the functor's first, its arguments and then its term) and
+    /// that first bit (`FLUENT_FIRST_f`).
+    pub fn fluent_rows(&mut self, fid: u32) -> (Ident, Ident) {
+        self.fluent_rows.insert(fid);
+        (
+            format_ident!("FLUENT_ROWS_{}", fid),
+            format_ident!("FLUENT_FIRST_{}", fid),
+        )
+    }
+
+    /// The function testing whether the fluent of functor `fid` with given
+    /// arguments holds (`holds_f(state, args..)`): the arguments' ranks
+    /// give its bit, without building the term.
+    pub fn holds_fn(&mut self, fid: u32) -> Ident {
+        self.held.insert(fid);
+        format_ident!("holds_{}", fid)
     }
 
     /// The mask of the fluents a `true` pattern can match.

@@ -1054,6 +1054,7 @@ fn data(doc: &str, name: impl Into<String>, data: Vec<u32>) -> DataArray {
         name: name.into(),
         data,
         may_be_unused: true,
+        width: 1,
     }
 }
 
@@ -1156,6 +1157,11 @@ fn tables(
         makers.push(f);
         arrays.append(&mut tables);
     }
+    for &fid in &reg.held {
+        let (f, mut tables) = super::terms::holds(u, layout, fid, nw);
+        makers.push(f);
+        arrays.append(&mut tables);
+    }
     for &rel in &reg.checks {
         let tuples = facts.statics[rel as usize].as_deref().unwrap_or_default();
         let (f, mut tables) =
@@ -1176,6 +1182,15 @@ fn tables(
         .value_masks
         .iter()
         .map(|&pair| value_mask_items(facts, layout, nw, pair));
+    let firsts: Vec<TokenStream> = reg
+        .fluent_rows
+        .iter()
+        .map(|&fid| {
+            let (first, rows) = fluent_rows(facts, layout, fid);
+            arrays.push(rows);
+            first
+        })
+        .collect();
     let init = {
         let mut words = vec![0u64; nw];
         for &f in &facts.init {
@@ -1190,6 +1205,7 @@ fn tables(
         #(#makers)*
         #(#masks)*
         #(#value_masks)*
+        #(#firsts)*
         static INIT: [u64; #nwl] = [#(#init),*];
         static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
         static MOVE_TERMS: [&[u32]; #nrl] = [#(#move_refs),*];
@@ -1255,6 +1271,57 @@ fn mask_span(layout: &Layout, nw: usize, holds: impl Fn(u32) -> bool) -> TokenSt
     let words = words[first..end].iter().map(|&w| hex(w));
     let first = usize_lit(first);
     quote!(Span { first: #first, words: &[#(#words),*] })
+}
+
+/// `FLUENT_FIRST_f`, the first bit of functor `fid`'s fluents, and the
+/// data of `FLUENT_ROWS_f`: per bit from there to its last fluent, the
+/// fluent's arguments and then its term (the layout keeps a functor's
+/// fluents together; a bit of another functor between, if any, is a row
+/// of `NONE`).
+fn fluent_rows(facts: &Facts, layout: &Layout, fid: u32) -> (TokenStream, DataArray) {
+    let u = &facts.universe;
+    let of_functor = |t: u32| u.functor[t as usize] == fid;
+    let first = layout
+        .terms
+        .iter()
+        .position(|&t| of_functor(t))
+        .unwrap_or(0);
+    let end = layout
+        .terms
+        .iter()
+        .rposition(|&t| of_functor(t))
+        .map_or(first, |i| i + 1);
+    let arity = u.functors[fid as usize].1;
+    let mut data = Vec::with_capacity((end - first) * (arity + 1));
+    for &t in &layout.terms[first..end] {
+        if of_functor(t) {
+            data.extend_from_slice(&u.args[t as usize]);
+            data.push(t);
+        } else {
+            data.extend(std::iter::repeat_n(NONE, arity + 1));
+        }
+    }
+    let name = format_ident!("FLUENT_FIRST_{}", fid);
+    let first = Literal::u32_unsuffixed(first as u32);
+    let doc = format!(
+        " The first bit of the fluents `({} ..)`.",
+        u.functor_name(fid)
+    );
+    let item = quote! {
+        #[doc = #doc]
+        const #name: u32 = #first;
+    };
+    let rows = DataArray {
+        doc: format!(
+            "Per bit from `FLUENT_FIRST_{fid}`, the arguments and the term of a fluent `({} ..)`.",
+            u.functor_name(fid)
+        ),
+        name: format!("FLUENT_ROWS_{fid}"),
+        data,
+        may_be_unused: false,
+        width: arity + 1,
+    };
+    (item, rows)
 }
 
 /// `VALS_f_p` (the values of argument `pos` among functor `fid`'s fluents,

@@ -30,6 +30,93 @@ pub fn maker(u: &Universe, fid: u32) -> (TokenStream, Vec<DataArray>) {
     }
 }
 
+/// `holds_<f>(state, args..)`: whether the fluent `(f args..)` holds in
+/// `state` (false when there is no such fluent). Its bit is read from a
+/// dense table indexed by the arguments' ranks among the functor's fluents
+/// (one load per argument and one for the bit), or else searched in the
+/// sorted (arguments, bit) rows: no term is built.
+pub fn holds(
+    u: &Universe,
+    layout: &super::layout::Layout,
+    fid: u32,
+    nw: usize,
+) -> (TokenStream, Vec<DataArray>) {
+    let arity = u.functors[fid as usize].1;
+    let fluents: Vec<(usize, u32)> = (layout.terms.iter().enumerate())
+        .filter(|&(_, &t)| u.functor[t as usize] == fid)
+        .map(|(bit, &t)| (bit, t))
+        .collect();
+    let name = format_ident!("holds_{}", fid);
+    let params: Vec<_> = (0..arity).map(|i| format_ident!("x{}", i)).collect();
+    let domains = domains(
+        arity,
+        fluents.iter().map(|&(_, t)| u.args[t as usize].as_slice()),
+    );
+    let prefix = format!("HOLDS_{fid}");
+    let bits_name = format!("{prefix}_BIT");
+    let bits = format_ident!("{}", bits_name);
+    let (find, arrays) = match dense_size(&domains, MAX_DENSE) {
+        Some(n) => {
+            let Dense {
+                lookups,
+                index,
+                mut arrays,
+            } = Dense::new(&prefix, &domains, &quote!(return false));
+            let mut table = vec![NONE; n];
+            for &(bit, t) in &fluents {
+                table[Dense::position(&domains, &u.args[t as usize])] = bit as u32;
+            }
+            arrays.push(DataArray {
+                doc: "The state's bit of each fluent of one functor, by its arguments' ranks."
+                    .into(),
+                name: bits_name,
+                data: table,
+                may_be_unused: false,
+                width: 1,
+            });
+            (quote!(#(#lookups)* let f = #bits[#index];), arrays)
+        }
+        None => {
+            let mut rows: Vec<Vec<u32>> = fluents
+                .iter()
+                .map(|&(bit, t)| {
+                    let mut row = u.args[t as usize].clone();
+                    row.push(bit as u32);
+                    row
+                })
+                .collect();
+            rows.sort_unstable();
+            let w = Literal::usize_unsuffixed(arity + 1);
+            let array = DataArray {
+                doc: "The fluents of one functor: (arguments, bit), sorted.".into(),
+                name: bits_name,
+                data: rows.concat(),
+                may_be_unused: false,
+                width: 1,
+            };
+            let find = quote! {
+                let f = rows(&#bits, #w, &[#(#params),*]).get(#w - 1).copied().unwrap_or(NONE);
+            };
+            (find, vec![array])
+        }
+    };
+    let nw = Literal::usize_unsuffixed(nw);
+    let doc = format!(
+        " Whether the fluent `({} ..)` of these arguments holds in `state`.",
+        u.functor_name(fid)
+    );
+    let f = quote! {
+        #[doc = #doc]
+        #[inline]
+        #[allow(clippy::too_many_arguments, reason = "one argument per argument of the fluent")]
+        fn #name(state: &[u64; #nw], #(#params: u32),*) -> bool {
+            #find
+            f != NONE && (state[(f >> 6) as usize] >> (f & 63)) & 1 != 0
+        }
+    };
+    (f, arrays)
+}
+
 /// A dense index over tuples whose position `i` takes the values
 /// `domains[i]`: the statements binding each argument `x<i>`'s rank (or
 /// running `fail` when it is outside its domain), the index expression,
@@ -64,6 +151,7 @@ impl Dense {
                 name: rank_table,
                 data: ranks,
                 may_be_unused: false,
+                width: 1,
             });
             let (x, r) = (format_ident!("x{}", i), format_ident!("r{}", i));
             let lo = Literal::u32_unsuffixed(lo);
@@ -145,6 +233,7 @@ fn dense(
         name: terms_table,
         data: table,
         may_be_unused: false,
+        width: 1,
     });
     let params = (0..domains.len()).map(|i| format_ident!("x{}", i));
     let doc = format!(
@@ -200,6 +289,7 @@ fn sorted(
         name: table,
         data: rows.concat(),
         may_be_unused: false,
+        width: 1,
     };
     (f, vec![array])
 }
@@ -249,6 +339,7 @@ pub fn static_check(
             name: bt.to_string(),
             data: bits,
             may_be_unused: false,
+            width: 1,
         });
         let f = quote! {
             #[doc = #doc]
@@ -285,6 +376,7 @@ pub fn static_check(
         name: tt.to_string(),
         data: rows.concat(),
         may_be_unused: false,
+        width: 1,
     };
     (f, vec![array])
 }

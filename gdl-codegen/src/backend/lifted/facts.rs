@@ -95,9 +95,11 @@ impl Facts {
         };
         let mut dom = relaxed_domains(program, &budget)?;
         let n = program.preds.len();
-        let guards = guards::compute(&mut dom, n, &budget);
+        let (guards, recursive) = guards::compute(&mut dom, n, &budget);
         let mut rules = compile_rules(program, &mut dom);
-        for (k, g) in guards.iter().enumerate() {
+        // A recursive relation's rules test its guard first; a relay's is
+        // tested only where it is called (its callees test theirs).
+        for (k, g) in guards.iter().enumerate().take(recursive) {
             for r in rules.iter_mut().filter(|r| r.head_rel == g.of) {
                 r.body.insert(0, g.literal((n + k) as u32, &r.head));
             }

@@ -13,7 +13,7 @@
 //! that a guard is a small table, and a guard that would refuse less than
 //! half of the argument combinations is not kept.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::scc::tarjan;
 use crate::ground::budget::Budget;
@@ -26,6 +26,10 @@ const MAX_GUARD_TUPLES: usize = 200_000;
 
 /// Join work the guards of one component may do, in atoms tried.
 const MAX_GUARD_WORK: u64 = 20_000_000;
+
+/// Most relays whose guards are derived (each within the budget above):
+/// chess.kif tries 11.
+const MAX_RELAYS: usize = 32;
 
 /// A guard: a static relation of the domain database over some of the
 /// guarded relation's arguments.
@@ -48,46 +52,134 @@ impl Guard {
     }
 }
 
-/// The guards of the recursive dynamic relations of `dom`'s program, among
-/// its first `n` relations (the program's), computed within a budget of
-/// their own; components whose guards go over it, or whose rules cannot be
-/// relaxed safely, get none.
-pub fn compute(dom: &mut Domains, n: usize, budget: &Budget) -> Vec<Guard> {
+/// The guards of `dom`'s program, among its first `n` relations (the
+/// program's), each computed within a budget of its own: first those of
+/// the recursive dynamic relations, then the relays (see [`relays`]); the
+/// number of the first kind is returned beside them. Components whose
+/// guards go over the budget, or whose rules cannot be relaxed safely, get
+/// none.
+pub fn compute(dom: &mut Domains, n: usize, budget: &Budget) -> (Vec<Guard>, usize) {
     let rules: Vec<CRule> = dom.rules.iter().map(|r| r.relaxed.clone()).collect();
     let mut guards = Vec::new();
+    // The relation of the domain database holding each guarded relation's
+    // over-approximation.
+    let mut shadows: FxHashMap<u32, u32> = FxHashMap::default();
     for comp in cyclic_components(&rules, dom.db.rels.len(), n, &dom.dynamic) {
         let first = dom.db.rels.len();
-        let Some(shadow) = shadow_rules(&rules, &comp, first, dom) else {
+        let own = |rel: u32| {
+            comp.iter()
+                .position(|&p| p == rel as usize)
+                .map(|k| (first + k) as u32)
+        };
+        let Some(shadow) = shadow_rules(&rules, &comp, own, dom) else {
             continue;
         };
-        for &p in &comp {
-            dom.db.rels.push(Relation::default());
-            let name = format!("guard of {}", dom.db.rel_names[p]);
-            dom.db.rel_names.push(name);
-        }
-        let limit = Budget {
-            max_rules: dom.db.total_tuples + MAX_GUARD_TUPLES,
-            max_work: dom.db.work.saturating_add(MAX_GUARD_WORK),
-            ..*budget
-        };
-        let max_work = std::mem::replace(&mut dom.db.max_work, limit.max_work);
-        let solved = dom.db.solve(&shadow, &limit);
-        dom.db.max_work = max_work;
-        if solved.is_err() {
-            continue;
-        }
-        for (k, &p) in comp.iter().enumerate() {
-            let tuples: Vec<Vec<u32>> = dom.db.rels[first + k]
-                .tuples
-                .iter()
-                .map(|&a| dom.db.terms.args(a).to_vec())
-                .collect();
-            if let Some(guard) = narrow(p as u32, tuples) {
-                guards.push(guard);
+        if let Some(found) = solve_shadows(dom, &comp, &shadow, budget) {
+            for (k, &p) in comp.iter().enumerate() {
+                shadows.insert(p as u32, (first + k) as u32);
             }
+            guards.extend(found);
+        }
+    }
+    let recursive = guards.len();
+    guards.extend(relays(dom, &rules, n, &mut shadows, budget));
+    (guards, recursive)
+}
+
+/// The guards of the relays: dynamic relations off any cycle each rule of
+/// which reads a guarded relation (chess's `bishop_move_ig`, four rules each
+/// asking a guarded diagonal; then `queen_move_ig`, over it and the rook's).
+/// Tested once where such a relation is called, a relay's guard refuses at
+/// once what would otherwise be refused by each of its rules' callees in
+/// turn (a square off both diagonals of another: one test in place of
+/// four). Its over-approximation reads the guarded relations from theirs.
+fn relays(
+    dom: &mut Domains,
+    rules: &[CRule],
+    n: usize,
+    shadows: &mut FxHashMap<u32, u32>,
+    budget: &Budget,
+) -> Vec<Guard> {
+    let mut on_cycle = vec![false; dom.db.rels.len()];
+    for comp in cyclic_components(rules, dom.db.rels.len(), n, &vec![true; n]) {
+        comp.iter().for_each(|&p| on_cycle[p] = true);
+    }
+    let mut guards = Vec::new();
+    let mut tried = vec![false; n];
+    loop {
+        let next = (0..n).find(|&p| {
+            let mut of_p = rules.iter().filter(|r| r.head_rel as usize == p).peekable();
+            !tried[p]
+                && dom.dynamic[p]
+                && !on_cycle[p]
+                && of_p.peek().is_some()
+                && of_p.all(|r| {
+                    r.body
+                        .iter()
+                        .any(|l| matches!(l, Lit::Pos(rel, _) if shadows.contains_key(rel)))
+                })
+        });
+        let Some(p) = next else { break };
+        if tried.iter().filter(|&&t| t).count() == MAX_RELAYS {
+            break;
+        }
+        tried[p] = true;
+        let first = dom.db.rels.len() as u32;
+        let read = |rel: u32| {
+            if rel as usize == p {
+                Some(first)
+            } else {
+                shadows.get(&rel).copied()
+            }
+        };
+        let Some(shadow) = shadow_rules(rules, &[p], read, dom) else {
+            continue;
+        };
+        if let Some(found) = solve_shadows(dom, &[p], &shadow, budget) {
+            shadows.insert(p as u32, first);
+            guards.extend(found);
         }
     }
     guards
+}
+
+/// Derives the over-approximations of `comp` by `shadow` (into new
+/// relations of the domain database, one per member in order, numbered
+/// from its current count) within the guards' budget, and returns the
+/// guards kept from them; `None` if the budget ran out.
+fn solve_shadows(
+    dom: &mut Domains,
+    comp: &[usize],
+    shadow: &[CRule],
+    budget: &Budget,
+) -> Option<Vec<Guard>> {
+    let first = dom.db.rels.len();
+    for &p in comp {
+        dom.db.rels.push(Relation::default());
+        let name = format!("guard of {}", dom.db.rel_names[p]);
+        dom.db.rel_names.push(name);
+    }
+    let limit = Budget {
+        max_rules: dom.db.total_tuples + MAX_GUARD_TUPLES,
+        max_work: dom.db.work.saturating_add(MAX_GUARD_WORK),
+        ..*budget
+    };
+    let max_work = std::mem::replace(&mut dom.db.max_work, limit.max_work);
+    let solved = dom.db.solve(shadow, &limit);
+    dom.db.max_work = max_work;
+    solved.ok()?;
+    let mut guards = Vec::new();
+    for (k, &p) in comp.iter().enumerate() {
+        let tuples: Vec<Vec<u32>> = dom.db.rels[first + k]
+            .tuples
+            .iter()
+            .map(|&a| dom.db.terms.args(a).to_vec())
+            .collect();
+        if let Some(guard) = narrow(p as u32, tuples) {
+            guards.push(guard);
+        }
+    }
+    Some(guards)
 }
 
 /// The components of more than one relation, or of one that reads itself,
@@ -118,25 +210,29 @@ fn cyclic_components(
         .collect()
 }
 
-/// The rules deriving the guards of `comp` (guard `k` being relation
-/// `first + k`): each rule of a member with its literals on members read
-/// from their guards, and those on dynamic relations the domains did not
-/// derive left out; `None` if leaving them out makes a rule unsafe.
+/// The rules deriving the over-approximations of `comp`: each rule of a
+/// member with its literals on relations `shadow` maps (the members, and
+/// any already guarded) read from those relations, and those on dynamic
+/// relations the domains did not derive left out; `None` if leaving them
+/// out makes a rule unsafe.
 fn shadow_rules(
     rules: &[CRule],
     comp: &[usize],
-    first: usize,
+    shadow: impl Fn(u32) -> Option<u32>,
     dom: &Domains,
 ) -> Option<Vec<CRule>> {
-    let guard_of = |rel: u32| comp.iter().position(|&p| p == rel as usize);
+    let guard_of = |rel: u32| shadow(rel);
     let known = |rel: u32| dom.solved[rel as usize];
     let mut out = Vec::new();
-    for r in rules.iter().filter(|r| guard_of(r.head_rel).is_some()) {
+    for r in rules
+        .iter()
+        .filter(|r| comp.contains(&(r.head_rel as usize)))
+    {
         let mut body = Vec::with_capacity(r.body.len());
         for lit in &r.body {
             match lit {
                 Lit::Pos(rel, args) => match guard_of(*rel) {
-                    Some(k) => body.push(Lit::Pos((first + k) as u32, args.clone())),
+                    Some(g) => body.push(Lit::Pos(g, args.clone())),
                     None if known(*rel) => body.push(lit.clone()),
                     None => {}
                 },
@@ -144,7 +240,7 @@ fn shadow_rules(
             }
         }
         let shadow = CRule {
-            head_rel: (first + guard_of(r.head_rel)?) as u32,
+            head_rel: guard_of(r.head_rel)?,
             head: r.head.clone(),
             body,
             num_vars: r.num_vars,
@@ -283,6 +379,48 @@ mod tests {
             assert!(
                 matches!(&r.body[0], Lit::Pos(g, _) if *g == (n + 1) as u32),
                 "every rule of clear_ig tests its guard first"
+            );
+        }
+    }
+
+    #[test]
+    fn a_relay_over_guarded_relations_gets_a_guard_its_rules_do_not_test() {
+        // `reach` is off any cycle and each of its rules asks a guarded
+        // relation: a relay.
+        let game = ROW.replace(
+            "(<= terminal",
+            "(<= (reach ?a ?b) (clear ?a ?b))
+             (<= (reach ?a ?b) (clear_ig ?a ?b 3) (clear ?a 3))
+             (<= (legal r (hop ?b)) (true (at ?a)) (cellid ?b) (reach ?a ?b))
+             (<= terminal",
+        );
+        let fe = front::run_bytes("row.kif", game.as_bytes(), &Options::default());
+        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
+        let p = &fe.program;
+        let rel = |name: &str| {
+            (0..p.preds.len() as u32)
+                .find(|&i| p.symbols.name(p.preds[i as usize].name) == name)
+                .expect("a relation of that name")
+        };
+        let facts = Facts::compute(p, &Budget::default()).expect("facts");
+        let n = p.preds.len();
+        let of: Vec<u32> = facts.guards.iter().map(|g| g.of).collect();
+        assert_eq!(of, [rel("clear"), rel("clear_ig"), rel("reach")]);
+        let cell = |t: u32| -> u32 { facts.universe.text[t as usize].parse().expect("a cell") };
+        // Read from its callees' guards: `clear`'s pairs (the second rule
+        // adds none), not every pair going rightwards.
+        let reach = facts.statics[n + 2].as_ref().expect("a static guard");
+        let mut pairs: Vec<(u32, u32)> = reach.iter().map(|t| (cell(t[0]), cell(t[1]))).collect();
+        pairs.sort_unstable();
+        assert_eq!(
+            pairs,
+            [(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4), (4, 5)]
+        );
+        // Its rules do not test it: the call does, once.
+        for r in facts.rules.iter().filter(|r| r.head_rel == rel("reach")) {
+            assert!(
+                !matches!(&r.body[0], Lit::Pos(g, _) if *g == (n + 2) as u32),
+                "a relay's rules leave its guard to the call"
             );
         }
     }

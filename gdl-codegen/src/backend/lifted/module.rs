@@ -219,7 +219,8 @@ fn derived_fn(
     let cyclic = reg.comp_of[rel as usize].is_some();
     let arena = format_ident!("arena_{}", name);
     if free.is_empty() && !cyclic {
-        return off_cycle_test(reg.is_part(rel), (&name, &params, &doc), &bodies);
+        let precheck = guard_precheck(facts, reg, rel, adorn).unwrap_or_default();
+        return off_cycle_test(reg.is_part(rel), (&name, &params, &doc), &bodies, precheck);
     }
     // On a cycle, a call met again while it runs falls back to a closure
     // that answers it, or else to the component's fixpoint, computed whole
@@ -279,16 +280,19 @@ fn derived_fn(
 
 /// A test off any cycle: memoized if it is a part of a rule made a
 /// relation (calls that vary the rule's other arguments repeat it), else
-/// evaluated each time, as a memo lookup costs about what such a test does.
+/// evaluated each time, as a memo lookup costs about what such a test does;
+/// `precheck` (its guard, if any) first.
 fn off_cycle_test(
     part: bool,
     (name, params, doc): (&proc_macro2::Ident, &[proc_macro2::Ident], &str),
     bodies: &[TokenStream],
+    precheck: TokenStream,
 ) -> (TokenStream, Vec<TokenStream>) {
     if !part {
         let f = quote! {
             #[doc = #doc]
             fn #name(&mut self, #(#params: u32),*) -> bool {
+                #precheck
                 #({ #bodies })*
                 false
             }
@@ -303,6 +307,7 @@ fn off_cycle_test(
     let f = quote! {
         #[doc = #doc]
         fn #name(&mut self, #(#params: u32),*) -> bool {
+            #precheck
             let key = [#(#params),*];
             if let Some(&hit) = self.#memo.get(&key) {
                 return hit;

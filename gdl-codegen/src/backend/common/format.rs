@@ -12,7 +12,7 @@ use crate::backend::ground::EmitError;
 /// A `static NAME: [u32; N]` array of a generated module (or `[[u32; W];
 /// N]`, rows of `width` numbers): data that tokens and the formatter would
 /// only slow down.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DataArray {
     /// Its doc comment.
     pub doc: String,

@@ -33,9 +33,6 @@ pub struct Body<'r> {
     /// The component being computed, whose tables its rules read without
     /// asking for them again.
     pub within: Option<usize>,
-    /// The argument whose value the mask of the scan being printed selects
-    /// (its fluents all have that value there).
-    selected: Option<usize>,
 }
 
 /// The identifier of rule variable `v`.
@@ -62,7 +59,6 @@ impl<'r> Body<'r> {
             fresh: 0,
             matched: Vec::new(),
             within,
-            selected: None,
         }
     }
 
@@ -305,11 +301,11 @@ impl<'r> Body<'r> {
             self.wraps.push(Wrap::If(quote!(#not #test)));
             return;
         }
-        let mask = match self.value_mask(p) {
-            Some(mask) => mask,
+        let (mask, selected) = match self.value_mask(p) {
+            Some((mask, pos)) => (mask, Some(pos)),
             None => {
                 let mask = self.reg.mask(p);
-                quote!(#mask)
+                (quote!(#mask), None)
             }
         };
         let f = self.fresh("f");
@@ -318,35 +314,38 @@ impl<'r> Body<'r> {
             quote!(set_bits_in(&*::std::rc::Rc::clone(&self.state), #mask)),
         ));
         match self.fluent_functor(p) {
-            Some((fid, args)) => self.match_fluent_row(p, fid, &args, &f),
-            None => {
-                self.selected = None;
-                self.matching(p, quote!(FLUENT_TERM[#f as usize]));
-            }
+            Some((fid, args)) => self.match_fluent_row(p, fid, args, &f, selected),
+            None => self.matching(p, quote!(FLUENT_TERM[#f as usize])),
         }
     }
 
     /// The functor id and arguments of a compound `true` pattern whose
     /// functor some fluent has.
-    fn fluent_functor(&self, p: &Pat) -> Option<(u32, Vec<Pat>)> {
+    fn fluent_functor<'p>(&self, p: &'p Pat) -> Option<(u32, &'p [Pat])> {
         let Pat::Func(f, args) = p else { return None };
         let fid = self.reg.functor(*f, args.len())?;
-        self.reg.has_fluents(fid).then(|| (fid, args.to_vec()))
+        self.reg.has_fluents(fid).then_some((fid, &args[..]))
     }
 
     /// Matches `p`, of functor `fid`, against the fluent at bit `f` of a
     /// scan whose mask holds only fluents of `fid`: its arguments are read
     /// from the functor's row table (`[args.., term]` per bit), without
-    /// testing the functor, and the argument the mask selected by value is
-    /// not tested again.
-    fn match_fluent_row(&mut self, p: &Pat, fid: u32, args: &[Pat], f: &Ident) {
+    /// testing the functor, and argument `selected`, whose value the mask
+    /// chose, is not tested again.
+    fn match_fluent_row(
+        &mut self,
+        p: &Pat,
+        fid: u32,
+        args: &[Pat],
+        f: &Ident,
+        selected: Option<usize>,
+    ) {
         let (table, first) = self.reg.fluent_rows(fid);
         let x = self.fresh("x");
         self.wraps.push(Wrap::Let(
             x.clone(),
             quote!(&#table[(#f - #first) as usize]),
         ));
-        let selected = self.selected.take();
         for (i, a) in args.iter().enumerate() {
             if selected == Some(i) {
                 continue;
@@ -361,15 +360,15 @@ impl<'r> Body<'r> {
     }
 
     /// For a scan of `true(p)` with an argument of `p` bound, the mask of the
-    /// fluents with that value there, instead of every fluent of the functor.
-    fn value_mask(&mut self, p: &Pat) -> Option<TokenStream> {
+    /// fluents with that value there, instead of every fluent of the functor,
+    /// and that argument.
+    fn value_mask(&mut self, p: &Pat) -> Option<(TokenStream, usize)> {
         let Pat::Func(f, args) = p else { return None };
         let fid = self.reg.functor(*f, args.len())?;
         let pos = self.reg.scan_position(fid, args, &self.bound)?;
         let (vals, masks) = self.reg.value_mask(fid, pos);
         let v = self.value(&args[pos]);
-        self.selected = Some(pos);
-        Some(quote!(value_span(&#vals, &#masks, #v)))
+        Some((quote!(value_span(&#vals, &#masks, #v)), pos))
     }
 
     /// `does(r, m)`: the joint move, role by role.

@@ -104,25 +104,25 @@ fn relays(
     for comp in cyclic_components(rules, dom.db.rels.len(), n, &vec![true; n]) {
         comp.iter().for_each(|&p| on_cycle[p] = true);
     }
+    let mut rules_of: Vec<Vec<&CRule>> = vec![Vec::new(); n];
+    for r in rules.iter().filter(|r| (r.head_rel as usize) < n) {
+        rules_of[r.head_rel as usize].push(r);
+    }
     let mut guards = Vec::new();
     let mut tried = vec![false; n];
-    loop {
+    for _ in 0..MAX_RELAYS {
         let next = (0..n).find(|&p| {
-            let mut of_p = rules.iter().filter(|r| r.head_rel as usize == p).peekable();
             !tried[p]
                 && dom.dynamic[p]
                 && !on_cycle[p]
-                && of_p.peek().is_some()
-                && of_p.all(|r| {
+                && !rules_of[p].is_empty()
+                && rules_of[p].iter().all(|r| {
                     r.body
                         .iter()
                         .any(|l| matches!(l, Lit::Pos(rel, _) if shadows.contains_key(rel)))
                 })
         });
         let Some(p) = next else { break };
-        if tried.iter().filter(|&&t| t).count() == MAX_RELAYS {
-            break;
-        }
         tried[p] = true;
         let first = dom.db.rels.len() as u32;
         let read = |rel: u32| {
@@ -221,7 +221,6 @@ fn shadow_rules(
     shadow: impl Fn(u32) -> Option<u32>,
     dom: &Domains,
 ) -> Option<Vec<CRule>> {
-    let guard_of = |rel: u32| shadow(rel);
     let known = |rel: u32| dom.solved[rel as usize];
     let mut out = Vec::new();
     for r in rules
@@ -231,7 +230,7 @@ fn shadow_rules(
         let mut body = Vec::with_capacity(r.body.len());
         for lit in &r.body {
             match lit {
-                Lit::Pos(rel, args) => match guard_of(*rel) {
+                Lit::Pos(rel, args) => match shadow(*rel) {
                     Some(g) => body.push(Lit::Pos(g, args.clone())),
                     None if known(*rel) => body.push(lit.clone()),
                     None => {}
@@ -240,7 +239,7 @@ fn shadow_rules(
             }
         }
         let shadow = CRule {
-            head_rel: guard_of(r.head_rel)?,
+            head_rel: shadow(r.head_rel)?,
             head: r.head.clone(),
             body,
             num_vars: r.num_vars,
@@ -347,18 +346,28 @@ mod tests {
         (<= terminal (true (at 5)))
         (<= (goal r 100) (true (at 5)))";
 
+    /// The facts of `game`, its number of relations, and a relation's id
+    /// by name.
+    fn facts_of(game: &str) -> (Facts, usize, impl Fn(&str) -> u32) {
+        let fe = front::run_bytes("row.kif", game.as_bytes(), &Options::default());
+        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
+        let p = fe.program;
+        let facts = Facts::compute(&p, &Budget::default()).expect("facts");
+        let names: Vec<String> = (p.preds.iter())
+            .map(|r| p.symbols.name(r.name).to_owned())
+            .collect();
+        let rel = move |name: &str| {
+            names
+                .iter()
+                .position(|n| n == name)
+                .expect("a relation of that name") as u32
+        };
+        (facts, p.preds.len(), rel)
+    }
+
     #[test]
     fn recursive_relations_test_their_guard_first() {
-        let fe = front::run_bytes("row.kif", ROW.as_bytes(), &Options::default());
-        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
-        let p = &fe.program;
-        let rel = |name: &str| {
-            (0..p.preds.len() as u32)
-                .find(|&i| p.symbols.name(p.preds[i as usize].name) == name)
-                .expect("a relation of that name")
-        };
-        let facts = Facts::compute(p, &Budget::default()).expect("facts");
-        let n = p.preds.len();
+        let (facts, n, rel) = facts_of(ROW);
         let of: Vec<u32> = facts.guards.iter().map(|g| g.of).collect();
         assert_eq!(of, [rel("clear"), rel("clear_ig")]);
         let cell = |t: u32| -> u32 { facts.universe.text[t as usize].parse().expect("a cell") };
@@ -394,16 +403,7 @@ mod tests {
              (<= (legal r (hop ?b)) (true (at ?a)) (cellid ?b) (reach ?a ?b))
              (<= terminal",
         );
-        let fe = front::run_bytes("row.kif", game.as_bytes(), &Options::default());
-        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
-        let p = &fe.program;
-        let rel = |name: &str| {
-            (0..p.preds.len() as u32)
-                .find(|&i| p.symbols.name(p.preds[i as usize].name) == name)
-                .expect("a relation of that name")
-        };
-        let facts = Facts::compute(p, &Budget::default()).expect("facts");
-        let n = p.preds.len();
+        let (facts, n, rel) = facts_of(&game);
         let of: Vec<u32> = facts.guards.iter().map(|g| g.of).collect();
         assert_eq!(of, [rel("clear"), rel("clear_ig"), rel("reach")]);
         let cell = |t: u32| -> u32 { facts.universe.text[t as usize].parse().expect("a cell") };

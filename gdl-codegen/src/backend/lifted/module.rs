@@ -1162,11 +1162,6 @@ fn tables(
         makers.push(f);
         arrays.append(&mut tables);
     }
-    for &fid in &reg.held {
-        let (f, mut tables) = super::terms::holds(u, layout, fid, nw);
-        makers.push(f);
-        arrays.append(&mut tables);
-    }
     for &rel in &reg.checks {
         let tuples = facts.statics[rel as usize].as_deref().unwrap_or_default();
         let (f, mut tables) =
@@ -1187,15 +1182,7 @@ fn tables(
         .value_masks
         .iter()
         .map(|&pair| value_mask_items(facts, layout, nw, pair));
-    let firsts: Vec<TokenStream> = reg
-        .fluent_rows
-        .iter()
-        .map(|&fid| {
-            let (first, rows) = fluent_rows(facts, layout, fid);
-            arrays.push(rows);
-            first
-        })
-        .collect();
+    let fluent_items = fluent_tables(facts, reg, layout, nw, &mut arrays);
     let init = {
         let mut words = vec![0u64; nw];
         for &f in &facts.init {
@@ -1210,7 +1197,7 @@ fn tables(
         #(#makers)*
         #(#masks)*
         #(#value_masks)*
-        #(#firsts)*
+        #fluent_items
         static INIT: [u64; #nwl] = [#(#init),*];
         static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
         static MOVE_TERMS: [&[u32]; #nrl] = [#(#move_refs),*];
@@ -1276,6 +1263,30 @@ fn mask_span(layout: &Layout, nw: usize, holds: impl Fn(u32) -> bool) -> TokenSt
     let words = words[first..end].iter().map(|&w| hex(w));
     let first = usize_lit(first);
     quote!(Span { first: #first, words: &[#(#words),*] })
+}
+
+/// The items that read fluents by functor: `holds_f` for each functor
+/// tested from its arguments, `FLUENT_FIRST_f` for each whose rows scans
+/// read; their tables go to `arrays`.
+fn fluent_tables(
+    facts: &Facts,
+    reg: &Registry,
+    layout: &Layout,
+    nw: usize,
+    arrays: &mut Vec<DataArray>,
+) -> TokenStream {
+    let mut items = Vec::new();
+    for &fid in &reg.held {
+        let (f, mut tables) = super::terms::holds(&facts.universe, layout, fid, nw);
+        items.push(f);
+        arrays.append(&mut tables);
+    }
+    for &fid in &reg.fluent_rows {
+        let (first, rows) = fluent_rows(facts, layout, fid);
+        items.push(first);
+        arrays.push(rows);
+    }
+    quote!(#(#items)*)
 }
 
 /// `FLUENT_FIRST_f`, the first bit of functor `fid`'s fluents, and the

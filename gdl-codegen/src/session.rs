@@ -13,7 +13,6 @@ use std::sync::OnceLock;
 use crate::backend::common::names;
 use crate::backend::ground::{self as emit, EmitError, EmitOptions, Module};
 use crate::backend::lifted::{self, LiftedError};
-use crate::bitnet::{self, Bitnet, Params};
 use crate::front::{self, Frontend, Options};
 use crate::ground::{self, Budget, GroundError, GroundProgram, Limit};
 
@@ -243,9 +242,9 @@ pub struct Session {
     ground: OnceLock<Result<GroundProgram, GroundError>>,
     /// The rule-table threshold `auto` chose, when not the default.
     tables: OnceLock<Option<usize>>,
-    /// The ground program's bitnet, built once for `auto`'s size estimate
-    /// and the ground module.
-    bitnet: OnceLock<Bitnet>,
+    /// The ground program laid out for the compiled code, with its bitnet,
+    /// built once for `auto`'s size estimate and the ground module.
+    compiled: OnceLock<emit::Compiled>,
 }
 
 impl Session {
@@ -261,7 +260,7 @@ impl Session {
             frontend,
             ground: OnceLock::new(),
             tables: OnceLock::new(),
-            bitnet: OnceLock::new(),
+            compiled: OnceLock::new(),
         }
     }
 
@@ -279,7 +278,7 @@ impl Session {
             frontend,
             ground: OnceLock::new(),
             tables: OnceLock::new(),
-            bitnet: OnceLock::new(),
+            compiled: OnceLock::new(),
         }
     }
 
@@ -373,7 +372,7 @@ impl Session {
     /// lifted back end). The bitnet costs a fraction of printing it
     /// (Othello: 0.4 s against 11 s).
     fn ground_fits(&self, gp: &GroundProgram) -> (Backend, String, Option<usize>) {
-        let net = self.bitnet(gp);
+        let net = &self.compiled(gp).net;
         let opts = &self.options.emit;
         let limit = opts.max_code_tests;
         let size = emit::code_size(net, emit::table_threshold(gp, opts));
@@ -409,10 +408,10 @@ impl Session {
         (Backend::Lifted, over, None)
     }
 
-    /// The bitnet of `gp` (the session's ground program), built once.
-    fn bitnet(&self, gp: &GroundProgram) -> &Bitnet {
-        self.bitnet
-            .get_or_init(|| bitnet::build(gp, &Params::COMPILED))
+    /// `gp` (the session's ground program) as the compiled code computes
+    /// it, built once.
+    fn compiled(&self, gp: &GroundProgram) -> &emit::Compiled {
+        self.compiled.get_or_init(|| emit::Compiled::new(gp))
     }
 
     /// The generated module as tokens.
@@ -429,7 +428,9 @@ impl Session {
                     opts.rule_table_threshold = Some(t);
                 }
                 let gp = self.ground()?;
-                emit::module_with(gp, self.bitnet(gp), &opts).map_err(CodegenError::Emit)
+                let compiled = self.compiled(gp);
+                emit::module_with(compiled.program(gp), &compiled.net, &opts)
+                    .map_err(CodegenError::Emit)
             }
         }
     }

@@ -57,7 +57,7 @@ fn fixture(name: &str, table_threshold: Option<usize>) -> (String, String) {
     let fe = gdl_codegen::front::run_bytes(&path, &bytes, &Default::default());
     assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
     let gp = gdl_codegen::ground::ground(&fe.program, &Default::default()).expect("grounds");
-    let net = gdl_codegen::bitnet::build(&gp, &gdl_codegen::bitnet::Params::COMPILED);
+    let net = gdl_codegen::backend::ground::Compiled::new(&gp).net;
     let options = CodegenOptions {
         emit: EmitOptions {
             type_name: "Fixture".to_owned(),

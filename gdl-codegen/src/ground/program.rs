@@ -162,6 +162,10 @@ pub struct GroundProgram {
     pub goal: Vec<Vec<(u8, Output)>>,
     /// Sizes and times.
     pub stats: GroundStats,
+    /// Set when the fluents are in a physical order other than text order
+    /// ([`super::relayout`]): `fluents` is then that order, with empty texts
+    /// at the holes, and this keeps the text order and each fluent's bit.
+    pub logical: Option<super::relayout::Logical>,
 }
 
 impl GroundProgram {

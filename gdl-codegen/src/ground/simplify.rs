@@ -411,6 +411,7 @@ pub fn simplify(mut raw: Raw, derived_text: &dyn Fn(u32) -> String) -> GroundPro
         terminal: ord.map_out(w.terminal),
         goal,
         stats: Default::default(),
+        logical: None,
     }
 }
 

@@ -35,12 +35,17 @@ pub struct Texts<'a> {
 }
 
 impl<'a> Texts<'a> {
-    /// The texts of a ground program.
+    /// The texts of a ground program (in text order, with their bits if
+    /// the program is relaid).
     pub fn of(gp: &'a GroundProgram) -> Self {
+        let (fluents, fluent_bits) = match &gp.logical {
+            Some(l) => (&l.fluents[..], Some(&l.bits[..])),
+            None => (&gp.fluents[..], None),
+        };
         Texts {
             roles: &gp.roles,
-            fluents: &gp.fluents,
-            fluent_bits: None,
+            fluents,
+            fluent_bits,
             moves: &gp.moves,
             case_sensitive: gp.case_sensitive,
         }

@@ -125,14 +125,41 @@ pub fn table_threshold(gp: &GroundProgram, opts: &EmitOptions) -> usize {
         .unwrap_or_else(|| tables::Tables::default_threshold(gp.num_literals()))
 }
 
+/// A ground program as the compiled code computes it: with its boards laid
+/// out densely where that gives the planes more to do
+/// ([`crate::ground::relayout`]), and its bitnet.
+#[derive(Debug)]
+pub struct Compiled {
+    /// The relaid program, if relaid.
+    relaid: Option<GroundProgram>,
+    /// The bitnet of the program printed.
+    pub net: Bitnet,
+}
+
+impl Compiled {
+    /// Lays out `gp` and builds its bitnet.
+    pub fn new(gp: &GroundProgram) -> Compiled {
+        let relaid = crate::ground::relayout::relaid(gp);
+        let net = bitnet::build(relaid.as_ref().unwrap_or(gp), &Params::COMPILED);
+        Compiled { relaid, net }
+    }
+
+    /// The program printed: the relaid one, else `gp` (the program this was
+    /// built from).
+    pub fn program<'a>(&'a self, gp: &'a GroundProgram) -> &'a GroundProgram {
+        self.relaid.as_ref().unwrap_or(gp)
+    }
+}
+
 /// Generates the module of a ground game as tokens: nothing is formatted
 /// until [`Module::to_text`] writes it.
 pub fn module(gp: &GroundProgram, opts: &EmitOptions) -> Result<Module, EmitError> {
-    module_with(gp, &bitnet::build(gp, &Params::COMPILED), opts)
+    let compiled = Compiled::new(gp);
+    module_with(compiled.program(gp), &compiled.net, opts)
 }
 
-/// [`module`] from the game's bitnet `net` (`bitnet::build` of `gp` with
-/// [`Params::COMPILED`]), for a caller that has built it already.
+/// [`module`] from the program to print and its bitnet (as [`Compiled`]
+/// holds them), for a caller that has built them already.
 pub fn module_with(
     gp: &GroundProgram,
     net: &Bitnet,

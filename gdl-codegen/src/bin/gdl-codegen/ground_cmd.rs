@@ -4,8 +4,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
-use gdl_codegen::backend::ground::{code_size, table_threshold, EmitOptions};
-use gdl_codegen::bitnet::{self, Params};
+use gdl_codegen::backend::ground::{code_size, table_threshold, Compiled, EmitOptions};
 use gdl_codegen::ground::{self, Budget};
 use gdl_codegen::session::{Caller, CodegenError};
 
@@ -102,7 +101,7 @@ pub fn run(args: &GroundArgs) -> u8 {
             }
         } else if !args.dump && !args.dump_bitnet {
             let threshold = table_threshold(&gp, &EmitOptions::default());
-            let size = code_size(&bitnet::build(&gp, &Params::COMPILED), threshold);
+            let size = code_size(&Compiled::new(&gp).net, threshold);
             let _ = writeln!(
                 out,
                 "{path}: {}; code of {} tests, rule tables of {} literals",
@@ -115,8 +114,17 @@ pub fn run(args: &GroundArgs) -> u8 {
             let _ = write!(out, "{}", gp.summary(args.dump_rules));
         }
         if args.dump_bitnet {
-            let net = bitnet::build(&gp, &Params::COMPILED);
-            let _ = write!(out, "{}", net.summary());
+            let compiled = Compiled::new(&gp);
+            let program = compiled.program(&gp);
+            if program.logical.is_some() {
+                let _ = writeln!(
+                    out,
+                    "fluents relaid densely: {} bits for {} fluents",
+                    program.fluents.len(),
+                    gp.fluents.len()
+                );
+            }
+            let _ = write!(out, "{}", compiled.net.summary());
         }
     }
     worst

@@ -1,0 +1,435 @@
+//! The compiled back end's physical order of the fluents: boards laid out
+//! densely, piece by piece.
+//!
+//! Fluent ids are text order, and the ground program numbers its fluent
+//! atoms by id. A board's cells in text order are not regular: the
+//! neighbours of `(cell a 2 white pawn)` lie at distances that vary with
+//! which pieces can stand on which squares (a pawn never reaches its last
+//! rank), so the planes ([`crate::bitnet::planes`]) find few rule shapes a
+//! whole board shares. Here a fluent functor whose arguments nearly fill
+//! their product is laid out densely instead: per value of its *major*
+//! arguments (the piece), a *plane* indexed by its *minor* arguments (the
+//! square) in value order, with holes where no fluent is reachable. A
+//! neighbour is then the same distance from every square, and a per-square
+//! relation anchored in the first plane is one word for 64 squares.
+//!
+//! Which arguments are minor is chosen by trying each split and keeping
+//! the one whose program has the most atoms in plane classes
+//! ([`crate::bitnet::planes::classes`]); text order stays where no split
+//! does better. [`relaid`] rewrites the program over the physical bits
+//! (holes are fluents that never hold) and keeps the logical ids and texts
+//! in [`GroundProgram::logical`] for the generated tables, so states are
+//! still read and printed by logical id and matches replay identically.
+
+use std::collections::BTreeMap;
+
+use super::program::{AtomId, Component, GroundProgram, GroundRule, Lit, Output};
+use crate::bitnet::planes;
+
+/// The logical side of a relaid program: what text order it replaced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Logical {
+    /// The fluent texts in text order (logical ids).
+    pub fluents: Vec<String>,
+    /// The physical bit (fluent atom of the relaid program) of each logical
+    /// fluent.
+    pub bits: Vec<u32>,
+}
+
+/// Most bits a dense block may take per reachable fluent: a sparser board
+/// would spread the state over more words than its planes save.
+const MAX_BITS_PER_FLUENT: usize = 4;
+
+/// Most bits of one dense block.
+const MAX_BLOCK_BITS: usize = 4096;
+
+/// Largest program whose splits are tried (rule literals): each try is a
+/// copy of the program and a search for classes.
+const MAX_TRIED_LITERALS: usize = 200_000;
+
+/// Most arguments of a functor whose splits are tried (2^n - 2 splits).
+const MAX_TRIED_ARITY: usize = 5;
+
+/// A fluent text as its functor and top-level arguments: `(cell a 2 b)` is
+/// `cell` and `[a, 2, b]`; a constant has no arguments.
+fn split(text: &str) -> (&str, Vec<&str>) {
+    let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) else {
+        return (text, Vec::new());
+    };
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0usize, None);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' => {
+                depth += 1;
+                start.get_or_insert(i);
+            }
+            ')' => depth = depth.saturating_sub(1),
+            ' ' if depth == 0 => {
+                if let Some(s) = start.take() {
+                    parts.push(&inner[s..i]);
+                }
+            }
+            _ => {
+                start.get_or_insert(i);
+            }
+        }
+    }
+    if let Some(s) = start {
+        parts.push(&inner[s..]);
+    }
+    if parts.is_empty() {
+        return (inner, parts);
+    }
+    let functor = parts.remove(0);
+    (functor, parts)
+}
+
+/// The fluents of one functor and arity, and their arguments' values.
+struct Group {
+    /// Logical ids, ascending.
+    ids: Vec<u32>,
+    /// Per fluent, per argument, the value's rank.
+    ranks: Vec<Vec<u32>>,
+    /// Per argument, its number of values.
+    sizes: Vec<usize>,
+}
+
+/// The rank of each value of one argument: numeric order when every value
+/// is an integer (so that 10 follows 9), else text order.
+fn ranks_of(values: &[&str]) -> BTreeMap<String, u32> {
+    let mut distinct: Vec<&str> = values.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.iter().all(|v| v.parse::<i64>().is_ok()) {
+        distinct.sort_by_key(|v| v.parse::<i64>().unwrap_or_default());
+    }
+    distinct
+        .iter()
+        .enumerate()
+        .map(|(i, v)| ((*v).to_owned(), i as u32))
+        .collect()
+}
+
+/// The fluents by functor and arity, in the order of their first fluent.
+fn groups(fluents: &[String]) -> Vec<Group> {
+    let mut by_key: BTreeMap<(&str, usize), usize> = BTreeMap::new();
+    let mut members: Vec<(Vec<u32>, Vec<Vec<&str>>)> = Vec::new();
+    for (id, text) in fluents.iter().enumerate() {
+        let (functor, args) = split(text);
+        let n = members.len();
+        let g = *by_key.entry((functor, args.len())).or_insert(n);
+        if g == n {
+            members.push((Vec::new(), Vec::new()));
+        }
+        members[g].0.push(id as u32);
+        members[g].1.push(args);
+    }
+    members
+        .into_iter()
+        .map(|(ids, args)| {
+            let arity = args[0].len();
+            let per_arg: Vec<BTreeMap<String, u32>> = (0..arity)
+                .map(|k| ranks_of(&args.iter().map(|a| a[k]).collect::<Vec<_>>()))
+                .collect();
+            let ranks = args
+                .iter()
+                .map(|a| (0..arity).map(|k| per_arg[k][a[k]]).collect())
+                .collect();
+            Group {
+                ids,
+                ranks,
+                sizes: per_arg.iter().map(BTreeMap::len).collect(),
+            }
+        })
+        .collect()
+}
+
+impl Group {
+    /// Bits of the dense block, if it is dense enough to lay out so.
+    fn dense_bits(&self) -> Option<usize> {
+        let bits = self
+            .sizes
+            .iter()
+            .try_fold(1usize, |acc, &s| acc.checked_mul(s))?;
+        (self.sizes.len() >= 2
+            && bits <= MAX_BLOCK_BITS
+            && bits <= MAX_BITS_PER_FLUENT * self.ids.len())
+        .then_some(bits)
+    }
+
+    /// The offset of fluent `i` in the dense block with the arguments of
+    /// `minor` (a bit set of argument positions) varying fastest.
+    fn offset(&self, i: usize, minor: u32) -> usize {
+        let order = (0..self.sizes.len())
+            .filter(|k| minor >> k & 1 == 0)
+            .chain((0..self.sizes.len()).filter(|k| minor >> k & 1 == 1));
+        order.fold(0, |acc, k| acc * self.sizes[k] + self.ranks[i][k] as usize)
+    }
+}
+
+/// A choice per group: `None` keeps text order, `Some(minor)` lays the
+/// group out densely with the arguments of `minor` varying fastest.
+type Choice = Vec<Option<u32>>;
+
+/// The physical bit of each logical fluent under `choice`, and the number
+/// of bits. Blocks start on a word when they span one.
+fn bits_of(groups: &[Group], choice: &Choice, num_fluents: usize) -> (Vec<u32>, u32) {
+    let mut bits = vec![0u32; num_fluents];
+    let mut next = 0usize;
+    for (g, c) in groups.iter().zip(choice) {
+        match (c, g.dense_bits()) {
+            (Some(minor), Some(size)) => {
+                if size >= 64 {
+                    next = next.div_ceil(64) * 64;
+                }
+                for (i, &id) in g.ids.iter().enumerate() {
+                    bits[id as usize] = (next + g.offset(i, *minor)) as u32;
+                }
+                next += size;
+            }
+            _ => {
+                for &id in &g.ids {
+                    bits[id as usize] = next as u32;
+                    next += 1;
+                }
+            }
+        }
+    }
+    (bits, next as u32)
+}
+
+/// `gp` with its fluents at the physical bits `bits` (per logical fluent)
+/// over `num_bits` fluent atoms; the holes never hold.
+pub fn relaid_with(gp: &GroundProgram, bits: &[u32], num_bits: u32) -> GroundProgram {
+    let nf = gp.fluents.len() as u32;
+    let shift = num_bits - nf;
+    let map = |a: u32| if a < nf { bits[a as usize] } else { a + shift };
+    let map_out = |o: Output| match o {
+        Output::Atom(a) => Output::Atom(AtomId(map(a.0))),
+        o => o,
+    };
+    let mut fluents = vec![String::new(); num_bits as usize];
+    let mut atom_text: Vec<String> = (0..num_bits)
+        .map(|b| format!("(true (hole {b}))"))
+        .collect();
+    let mut next = vec![Output::False; num_bits as usize];
+    for (f, &b) in bits.iter().enumerate() {
+        let b = b as usize;
+        fluents[b].clone_from(&gp.fluents[f]);
+        atom_text[b].clone_from(&gp.atom_text[f]);
+        next[b] = map_out(gp.next[f]);
+    }
+    atom_text.extend(gp.atom_text[nf as usize..].iter().cloned());
+    let mut init: Vec<u32> = gp.init.iter().map(|&f| bits[f as usize]).collect();
+    init.sort_unstable();
+    let rules = gp
+        .rules
+        .iter()
+        .map(|r| GroundRule {
+            head: AtomId(map(r.head.0)),
+            body: r
+                .body
+                .iter()
+                .map(|l| Lit(map(l.atom().0) << 1 | l.0 & 1))
+                .collect(),
+        })
+        .collect();
+    GroundProgram {
+        fluents,
+        init,
+        does_start: gp.does_start.iter().map(|&d| d + shift).collect(),
+        num_inputs: gp.num_inputs + shift,
+        atom_text,
+        rules,
+        components: gp
+            .components
+            .iter()
+            .map(|c| Component {
+                start: c.start + shift,
+                end: c.end + shift,
+                cyclic: c.cyclic,
+            })
+            .collect(),
+        legal: gp
+            .legal
+            .iter()
+            .map(|v| v.iter().map(|&o| map_out(o)).collect())
+            .collect(),
+        next,
+        terminal: map_out(gp.terminal),
+        goal: gp
+            .goal
+            .iter()
+            .map(|v| v.iter().map(|&(g, o)| (g, map_out(o))).collect())
+            .collect(),
+        logical: Some(Logical {
+            fluents: gp.fluents.clone(),
+            bits: bits.to_vec(),
+        }),
+        ..gp.clone()
+    }
+}
+
+/// Atoms of `gp` in plane classes that the layout can place (their
+/// anchors within a few words, dense enough): how well a layout suits the
+/// planes.
+fn score(gp: &GroundProgram) -> usize {
+    let found = planes::classes(gp);
+    let ni = gp.num_inputs;
+    found
+        .classes
+        .iter()
+        .filter(|class| {
+            let words = class
+                .iter()
+                .filter_map(|&a| found.anchor[(a - ni) as usize])
+                .map(|x| x >> 6);
+            let (lo, hi) = words.fold((u32::MAX, 0), |(lo, hi), w| (lo.min(w), hi.max(w)));
+            let n = hi.saturating_sub(lo) + 1;
+            n <= planes::MAX_PLANE_WORDS && class.len() >= planes::MIN_WORD_MEMBERS * n as usize
+        })
+        .map(Vec::len)
+        .sum()
+}
+
+/// The splits of an argument list of `arity` worth trying: every proper,
+/// non-empty subset as the minor arguments.
+fn splits(arity: usize) -> impl Iterator<Item = u32> {
+    1..(1u32 << arity) - 1
+}
+
+/// `gp` with its boards laid out densely where that gives the planes more
+/// atoms, else `None` (text order is best, or the program is too large to
+/// try). A program already relaid is left alone.
+pub fn relaid(gp: &GroundProgram) -> Option<GroundProgram> {
+    if gp.logical.is_some() || gp.num_literals() > MAX_TRIED_LITERALS {
+        return None;
+    }
+    let groups = groups(&gp.fluents);
+    let nf = gp.fluents.len();
+    let mut choice: Choice = vec![None; groups.len()];
+    let mut best: Option<(usize, GroundProgram)> = None;
+    let base = score(gp);
+    for g in 0..groups.len() {
+        let arity = groups[g].sizes.len();
+        if groups[g].dense_bits().is_none() || arity > MAX_TRIED_ARITY {
+            continue;
+        }
+        for minor in splits(arity) {
+            let mut tried = choice.clone();
+            tried[g] = Some(minor);
+            let (bits, n) = bits_of(&groups, &tried, nf);
+            let program = relaid_with(gp, &bits, n);
+            let s = score(&program);
+            if s > best.as_ref().map_or(base, |b| b.0) {
+                choice = tried;
+                best = Some((s, program));
+            }
+        }
+    }
+    best.map(|(_, program)| program)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitnet::testing::ground;
+    use crate::reasoner::propnet::Propnet;
+    use gdl_runtime::{Game, Move};
+
+    const STRIP: &str = include_str!("../../tests/fixtures/strip.kif");
+
+    #[test]
+    fn a_board_with_holes_is_laid_out_piece_by_piece() {
+        let gp = ground(STRIP);
+        let relaid = relaid(&gp).expect("the strip is relaid");
+        let logical = relaid.logical.as_ref().expect("logical side kept");
+        assert_eq!(logical.fluents, gp.fluents);
+        for (f, text) in gp.fluents.iter().enumerate() {
+            assert_eq!(&relaid.fluents[logical.bits[f] as usize], text);
+        }
+        // The runner's squares are one plane, one bit apart in square order.
+        let bit = |text: &str| {
+            let f = gp.fluents.iter().position(|t| t == text).expect("fluent");
+            logical.bits[f] as i64
+        };
+        let runner: Vec<i64> = (1..=12).map(|k| bit(&format!("(cell {k} p)"))).collect();
+        assert!(runner.windows(2).all(|w| w[1] - w[0] == 1), "{runner:?}");
+        assert_eq!(
+            bit("(cell 2 q)") - bit("(cell 1 p)"),
+            bit("(cell 4 q)") - bit("(cell 3 p)")
+        );
+    }
+
+    /// The true fluents of a propnet state, by text.
+    fn texts(game: &Propnet, state: &<Propnet as Game>::State) -> Vec<String> {
+        let mut t = game.fluents(state);
+        t.sort();
+        t
+    }
+
+    #[test]
+    fn a_relaid_program_plays_as_the_original() {
+        let gp = ground(STRIP);
+        let relaid = relaid(&gp).expect("the strip is relaid");
+        let (a, b) = (Propnet::new(&gp), Propnet::new(&relaid));
+        for seed in 0..20u64 {
+            let (mut sa, mut sb) = (a.initial_state(), b.initial_state());
+            let mut rng = seed;
+            for _ in 0..30 {
+                assert_eq!(texts(&a, &sa), texts(&b, &sb));
+                assert_eq!(a.is_terminal(&sa), b.is_terminal(&sb));
+                assert_eq!(a.goal(&sa, 0), b.goal(&sb, 0));
+                if a.is_terminal(&sa) {
+                    break;
+                }
+                let (mut ma, mut mb) = (Vec::new(), Vec::new());
+                a.legal_moves(&sa, 0, &mut ma);
+                b.legal_moves(&sb, 0, &mut mb);
+                assert_eq!(ma, mb);
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let m: Move = ma[(rng >> 33) as usize % ma.len()];
+                a.apply_unchecked(&mut sa, &[m]);
+                b.apply_unchecked(&mut sb, &[m]);
+            }
+        }
+    }
+
+    #[test]
+    fn split_reads_top_level_arguments() {
+        assert_eq!(
+            split("(cell a 2 (piece white))"),
+            ("cell", vec!["a", "2", "(piece white)"])
+        );
+        assert_eq!(split("control"), ("control", vec![]));
+    }
+
+    #[test]
+    fn integers_rank_in_numeric_order() {
+        let r = ranks_of(&["10", "9", "1"]);
+        assert_eq!((r["1"], r["9"], r["10"]), (0, 1, 2));
+    }
+
+    #[test]
+    fn a_dense_block_puts_the_minor_arguments_fastest() {
+        let fluents: Vec<String> = [
+            "(cell 1 1 x)",
+            "(cell 1 2 o)",
+            "(cell 2 1 o)",
+            "(cell 2 2 x)",
+            "turn",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        let groups = groups(&fluents);
+        // Squares minor (arguments 0 and 1), the mark major.
+        let (bits, n) = bits_of(&groups, &vec![Some(0b011), None], fluents.len());
+        // o plane first (o < x): (1,2) at 1, (2,1) at 2; x plane: (1,1) at 4, (2,2) at 7.
+        assert_eq!(bits, vec![4, 1, 2, 7, 8]);
+        assert_eq!(n, 9);
+    }
+}

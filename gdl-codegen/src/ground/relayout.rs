@@ -268,7 +268,11 @@ pub fn relaid_with(gp: &GroundProgram, bits: &[u32], num_bits: u32) -> GroundPro
             fluents: gp.fluents.clone(),
             bits: bits.to_vec(),
         }),
-        ..gp.clone()
+        roles: gp.roles.clone(),
+        case_sensitive: gp.case_sensitive,
+        moves: gp.moves.clone(),
+        rule_start: gp.rule_start.clone(),
+        stats: gp.stats.clone(),
     }
 }
 

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use super::families::{word_shape, Shape, MIN_MEMBERS};
-use super::planes::{self, MAX_PLANE_WORDS, MIN_WORD_MEMBERS};
+use super::planes;
 use crate::ground::{AtomId, GroundProgram, Output};
 
 /// Bit position standing for a constant false output.
@@ -190,12 +190,9 @@ fn plane_layout(
             .iter()
             .filter_map(|&a| found.anchor[(a - ni) as usize])
             .collect();
-        let lo = anchors.iter().min().map_or(0, |a| a >> 6);
-        let hi = anchors.iter().max().map_or(0, |a| a >> 6);
-        let n = hi - lo + 1;
-        if n > MAX_PLANE_WORDS || class.len() < MIN_WORD_MEMBERS * n as usize {
+        let Some((lo, n)) = planes::plane_span(&anchors) else {
             continue;
-        }
+        };
         let mut masks = vec![0u64; n as usize];
         for &x in &anchors {
             masks[((x >> 6) - lo) as usize] |= 1 << (x & 63);

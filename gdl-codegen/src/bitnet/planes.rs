@@ -35,6 +35,16 @@ pub const MIN_WORD_MEMBERS: usize = 8;
 /// cost more words of the value vector than its word operations save.
 pub const MAX_PLANE_WORDS: u32 = 4;
 
+/// The words a class with `anchors` (one per member) would span as a
+/// plane: its first state word and number of words, or `None` when it
+/// spans more than [`MAX_PLANE_WORDS`] or has too few members per word.
+pub fn plane_span(anchors: &[u32]) -> Option<(u32, u32)> {
+    let lo = anchors.iter().min().map_or(0, |a| a >> 6);
+    let hi = anchors.iter().max().map_or(0, |a| a >> 6);
+    let n = hi - lo + 1;
+    (n <= MAX_PLANE_WORDS && anchors.len() >= MIN_WORD_MEMBERS * n as usize).then_some((lo, n))
+}
+
 /// A literal of a class's rule: a fluent, a derived atom of a relation
 /// (both at a distance from the anchor), or one fixed atom read by every
 /// member (no anchor of its own).

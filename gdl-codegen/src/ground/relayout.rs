@@ -286,13 +286,11 @@ fn score(gp: &GroundProgram) -> usize {
         .classes
         .iter()
         .filter(|class| {
-            let words = class
+            let anchors: Vec<u32> = class
                 .iter()
                 .filter_map(|&a| found.anchor[(a - ni) as usize])
-                .map(|x| x >> 6);
-            let (lo, hi) = words.fold((u32::MAX, 0), |(lo, hi), w| (lo.min(w), hi.max(w)));
-            let n = hi.saturating_sub(lo) + 1;
-            n <= planes::MAX_PLANE_WORDS && class.len() >= planes::MIN_WORD_MEMBERS * n as usize
+                .collect();
+            planes::plane_span(&anchors).is_some()
         })
         .map(Vec::len)
         .sum()

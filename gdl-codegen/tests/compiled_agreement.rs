@@ -108,12 +108,12 @@ const LIFTED: &[&str] = &[
 
 /// Generates `specs` in process with `backend`; panics naming every game
 /// that fails.
-fn generate_all(specs: &[GameSpec], backend: Backend) -> Vec<Module> {
+fn generate_all(specs: &[GameSpec], backend: Backend, incremental: Option<bool>) -> Vec<Module> {
     let mut failures = Vec::new();
     let mut modules = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         let ty = type_name(spec);
-        match compiled::generate_with(spec, &ty, backend) {
+        match compiled::generate_incremental(spec, &ty, backend, incremental) {
             Ok(code) => modules.push(Module::new(i, &ty, code)),
             Err(e) => failures.push(format!("{}: cannot generate code:\n{e}", spec.label)),
         }
@@ -143,8 +143,34 @@ fn replay_interpreted(spec: &GameSpec, recorded: &Trace) -> Result<(), String> {
 /// what it is here for.
 #[test]
 fn representative_games_agree() {
-    agree(&representative_specs(), Backend::Ground, "agreement");
+    agree(&representative_specs(), Backend::Ground, None, "agreement");
 }
+
+/// The incremental evaluation, forced on games where the estimate does not
+/// choose it: each state is evaluated from the nearer of the last two,
+/// recomputing only the groups whose inputs changed, and must agree move
+/// for move with the interpreter and the propnet, which evaluate every
+/// state in full. Turn-taking and simultaneous games, recursion within a
+/// state, planes, and the rule tables.
+#[test]
+fn incremental_evaluation_agrees() {
+    let mut specs: Vec<GameSpec> = INCREMENTAL.iter().map(|g| GameSpec::corpus(g)).collect();
+    specs.push(GameSpec::ours("rays.kif", false));
+    agree(&specs, Backend::Ground, Some(true), "incremental-agreement");
+}
+
+/// Games the incremental evaluation is forced on.
+const INCREMENTAL: &[&str] = &[
+    "ggp-repository-base/ticTacToe.kif",
+    "ggp-repository-base/connectFour.kif",
+    "ggp-repository-base/breakthrough.kif",
+    "ggp-repository-base/englishDraughts.kif",
+    "ggp-repository-base/reversi.kif",
+    "ggp-repository-base/connectFourSimultaneous.kif",
+    "ggp-repository-base/4pffa.kif",
+    "stanford-via-chiaras/hexbad4.kif",
+    "ggp-repository-base/quartoSuicide.kif",
+];
 
 /// The lifted back end, forced, on games that also ground: its matches
 /// replay on the interpreter and the propnet (the ground back end's
@@ -156,14 +182,14 @@ fn lifted_back_end_agrees() {
     // A recursion all the way round a ring: closures, from keys and from
     // answers, where top-down evaluation meets the call it started from.
     specs.push(GameSpec::ours("ring.kif", false));
-    agree(&specs, Backend::Lifted, "lifted-agreement");
+    agree(&specs, Backend::Lifted, None, "lifted-agreement");
 }
 
 /// Compiles `specs` with `backend` into one crate, replays their traces and
 /// records matches on it, and replays those on the interpreted reasoners.
-fn agree(specs: &[GameSpec], backend: Backend, crate_name: &str) {
+fn agree(specs: &[GameSpec], backend: Backend, incremental: Option<bool>, crate_name: &str) {
     let t0 = Instant::now();
-    let modules = generate_all(specs, backend);
+    let modules = generate_all(specs, backend, incremental);
     let krate = Crate::new(crate_name);
     krate.write(&modules).expect("write the crate");
     let built = krate
@@ -272,7 +298,21 @@ fn generated_code_is_clippy_clean() {
             "dresden-ggpserver/aaai2006-competition/CHICKENTICTACTOE_S.3357418559.kif",
         ),
     ];
-    let modules = generate_all(&specs, Backend::Auto);
+    let mut modules = generate_all(&specs, Backend::Auto, None);
+    // The incremental evaluation's code, forced on two of them.
+    let incremental = [
+        GameSpec::ours("rays.kif", false),
+        GameSpec::corpus("ggp-repository-base/ticTacToe.kif"),
+    ];
+    for (k, m) in generate_all(&incremental, Backend::Ground, Some(true))
+        .into_iter()
+        .enumerate()
+    {
+        let index = specs.len() + k;
+        let ty = format!("{}Incremental", m.type_name);
+        let code = m.code.replace(&m.type_name, &ty);
+        modules.push(Module::new(index, &ty, code));
+    }
     let krate = Crate::new("clippy");
     krate.write(&modules).expect("write the crate");
     if let Err(e) = krate.cargo("clippy", &["--quiet", "--", "-D", "warnings"]) {

@@ -24,6 +24,7 @@
 //!
 //! [`Bitnet::summary`] prints the result.
 
+pub mod churn;
 pub mod conj;
 pub(crate) mod demand;
 pub mod dispatch;

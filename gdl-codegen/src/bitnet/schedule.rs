@@ -10,10 +10,10 @@
 //! starts false, so an atom that a failed test skips needs no write.
 
 use std::cmp::Reverse;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
-use super::conj::{common_literals, disj_cost, words_of, BitLit, Conj};
-use super::layout::Layout;
+use super::conj::{by_word, common_literals, disj_cost, words_of, BitLit, Conj};
+use super::layout::{Layout, TRUE_BIT};
 use super::planes::Plane;
 use super::{Atoms, Bodies};
 use crate::ground::{AtomId, GroundProgram, Output};
@@ -120,6 +120,54 @@ impl Block {
     }
 }
 
+impl Group {
+    /// The bits the group reads, by word: its demand, its guards and its
+    /// atoms' bodies. An atom of the group changes between two states only
+    /// if one of these bits does (the incremental evaluation's test).
+    pub fn reads(&self) -> BTreeMap<u32, u64> {
+        let mut bits: Vec<u32> = match &self.demand {
+            Demand::When(bits) => bits.clone(),
+            _ => Vec::new(),
+        };
+        fn block_reads(b: &Block, bits: &mut Vec<u32>) {
+            match b {
+                Block::Unit(u) => bits.extend(
+                    u.atoms
+                        .iter()
+                        .flat_map(|(_, conjs)| conjs)
+                        .flat_map(|c| c.lits.iter().map(|l| l.0).chain(c.any.iter().copied())),
+                ),
+                Block::Guarded { guard, body } => {
+                    bits.push(guard.0);
+                    body.iter().for_each(|b| block_reads(b, bits));
+                }
+            }
+        }
+        self.blocks.iter().for_each(|b| block_reads(b, &mut bits));
+        // The constants are no bits of the vector.
+        by_word(bits.into_iter().filter(|&b| b < TRUE_BIT))
+    }
+
+    /// The number of atoms the group computes.
+    pub fn num_atoms(&self) -> usize {
+        self.blocks
+            .iter()
+            .flat_map(Block::units)
+            .map(|u| u.atoms.len())
+            .sum()
+    }
+
+    /// The bits the group writes, by word: its atoms.
+    pub fn writes(&self) -> BTreeMap<u32, u64> {
+        by_word(
+            self.blocks
+                .iter()
+                .flat_map(Block::units)
+                .flat_map(|u| u.atoms.iter().map(|(p, _)| *p)),
+        )
+    }
+}
+
 /// The schedules of the three queries: `eval` (legal and terminal), `goal`
 /// and `next`, the last two less what `eval` computes (they start from its
 /// values). `next` also computes the atoms that dispatched bodies read.
@@ -203,15 +251,16 @@ fn schedule(net: &Net, need: &[bool]) -> Schedule {
     Schedule { groups }
 }
 
+/// The cost of computing a unit, in word operations.
+pub(crate) fn unit_cost(unit: &Unit) -> usize {
+    unit.atoms.iter().map(|(_, c)| disj_cost(c) + 1).sum()
+}
+
 /// Whether a group is tested for its demand: the test costs a word
 /// operation per word it reads, so it pays only in front of atoms costing
 /// clearly more.
 fn demand_test(group: &[Unit]) -> Demand {
-    let cost: usize = group
-        .iter()
-        .flat_map(|u| &u.atoms)
-        .map(|(_, c)| disj_cost(c) + 1)
-        .sum();
+    let cost: usize = group.iter().map(unit_cost).sum();
     match &group[0].demand {
         // Read by nothing that matters.
         Some(bits) if bits.is_empty() => Demand::Never,

@@ -118,12 +118,24 @@ pub fn generate(spec: &GameSpec, type_name: &str) -> Result<String, String> {
 
 /// Generates a game's module with the given type name and back end.
 pub fn generate_with(spec: &GameSpec, type_name: &str, backend: Backend) -> Result<String, String> {
+    generate_incremental(spec, type_name, backend, None)
+}
+
+/// Generates a game's module with the given type name and back end, its
+/// evaluation incremental as `incremental` says (`None`: as estimated).
+pub fn generate_incremental(
+    spec: &GameSpec,
+    type_name: &str,
+    backend: Backend,
+    incremental: Option<bool>,
+) -> Result<String, String> {
     let bytes = std::fs::read(&spec.path).map_err(|e| format!("cannot read: {e}"))?;
     let options = CodegenOptions {
         frontend: spec.options(),
         emit: EmitOptions {
             type_name: type_name.to_owned(),
             source_name: spec.label.clone(),
+            incremental,
             ..EmitOptions::default()
         },
         backend,

@@ -10,7 +10,8 @@
 //!   computing the atoms of its schedule as word-mask tests over a value
 //!   vector (`expr.rs`, `queries.rs`);
 //! - legal moves and terminal read one evaluation of a state, kept per
-//!   thread; goal and `next` start from it;
+//!   thread and computed incrementally from the nearer of the thread's last
+//!   two (`incremental.rs`); goal and `next` start from it;
 //! - the joint move sets its `does` bits and, from per-move tables, its
 //!   move-set bits; bodies dispatched on a move run in a `match` on it; frame
 //!   rules are applied word by word from per-move keep tables (`moves.rs`);
@@ -21,6 +22,7 @@
 //!   constants ([`super::common::names`]), never as behaviour.
 
 mod expr;
+mod incremental;
 mod module;
 mod moves;
 mod queries;
@@ -59,6 +61,10 @@ pub struct EmitOptions {
     /// Literals of an atom's bodies above which they go into the rule tables
     /// (`None`: chosen from the program's size, see [`tables`]).
     pub rule_table_threshold: Option<usize>,
+    /// Whether legal moves and terminal are evaluated incrementally, from
+    /// the nearer of a thread's last two evaluations (`None`: when an
+    /// estimate on sample matches says it pays; see `incremental.rs`).
+    pub incremental: Option<bool>,
 }
 
 impl Default for EmitOptions {
@@ -70,6 +76,7 @@ impl Default for EmitOptions {
             max_literals: 8_000_000,
             max_code_tests: BUILD_BUDGET_TESTS,
             rule_table_threshold: None,
+            incremental: None,
         }
     }
 }

@@ -4,10 +4,12 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
+use super::incremental;
 use super::queries::{hex_lit, inline_attr, lit_u32, lit_usize, Printer, CHUNK_WEIGHT};
 use super::tables::Tables;
 use super::{moves, EmitOptions};
 use crate::backend::common::{self, names};
+use crate::bitnet::churn;
 use crate::bitnet::layout::{FALSE_BIT, TRUE_BIT};
 use crate::bitnet::Bitnet;
 use crate::ground::GroundProgram;
@@ -170,6 +172,8 @@ fn table_fn(tables: &Tables) -> TokenStream {
 struct Calls {
     legal_arms: Vec<TokenStream>,
     eval: Vec<Ident>,
+    /// The estimate that made the evaluation incremental, if it is.
+    incremental: Option<churn::Estimate>,
     goal: Vec<Ident>,
     next: Vec<Ident>,
     dispatch: Vec<TokenStream>,
@@ -178,17 +182,19 @@ struct Calls {
 }
 
 /// Prints every function of the module, in order.
-fn print_queries(p: &mut Printer, gp: &GroundProgram, net: &Bitnet) -> Calls {
+fn print_queries(p: &mut Printer, gp: &GroundProgram, net: &Bitnet, opts: &EmitOptions) -> Calls {
     let legal_arms = p.legal_arms(gp, net);
-    let eval = p.schedule_fns("eval", &net.eval);
-    let goal = p.schedule_fns("goal", &net.goal);
-    let next = p.schedule_fns("next", &net.next);
+    let incremental = incremental::decide(gp, net, opts.incremental);
+    let eval = p.schedule_fns("eval", &net.eval, incremental.is_some());
+    let goal = p.schedule_fns("goal", &net.goal, false);
+    let next = p.schedule_fns("next", &net.next, false);
     let dispatch = p.dispatch_calls(net);
     let region = net.layout.regions[gp.roles.len()];
     let gather = p.gather_fns("next_state", &net.next_bits, region);
     Calls {
         legal_arms,
         eval,
+        incremental,
         goal,
         next,
         dispatch,
@@ -211,12 +217,12 @@ pub(super) fn tokens(
         parts: 0,
         value_words: net.layout.total_words(),
     };
-    let calls = print_queries(&mut p, gp, net);
+    let calls = print_queries(&mut p, gp, net, opts);
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
     let state = format_ident!("{}State", game);
     let strings = common::Strings::new(&common::Texts::of(gp), rt);
     let items = items(gp, net, opts, &game, &state, &strings);
-    let runtime = runtime_items(net, rt, &state, &strings, &calls.eval);
+    let runtime = runtime_items(net, rt, &state, &strings, &calls);
     let specific = methods(gp, net, rt, &state, calls);
     let game_impl = common::game_impl(
         rt,
@@ -301,13 +307,15 @@ fn runtime_items(
     rt: &syn::Path,
     state: &Ident,
     strings: &common::Strings,
-    eval_calls: &[Ident],
+    calls: &Calls,
 ) -> TokenStream {
-    let nw = lit_usize(net.layout.state_words);
     let nv = lit_usize(net.layout.total_words());
     let false_bit = lit_u32(FALSE_BIT);
     let true_bit = lit_u32(TRUE_BIT);
     let key_fn = &strings.key_fn;
+    let nw = lit_usize(net.layout.state_words);
+    let evaluation =
+        incremental::runtime_items(state, &nw, &nv, &calls.eval, calls.incremental.as_ref());
     quote! {
         /// Whether bit `bit` of the value vector holds (with the constants).
         #[inline(always)]
@@ -331,37 +339,7 @@ fn runtime_items(
             }
         }
 
-        /// The last state evaluated on this thread, with its value vector.
-        struct EvalCache {
-            state: ::core::option::Option<#state>,
-            v: Values,
-        }
-
-        ::std::thread_local! {
-            static EVAL: ::core::cell::RefCell<EvalCache> = const {
-                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
-            };
-            static GOAL_EVAL: ::core::cell::RefCell<EvalCache> = const {
-                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
-            };
-        }
-
-        /// Runs `f` on the evaluation of `state` (legal moves, terminal),
-        /// computing it unless it is this thread's last one.
-        #[inline]
-        fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
-            EVAL.with(|cell| {
-                let mut cache = cell.borrow_mut();
-                if cache.state.as_ref() != Some(state) {
-                    let v = &mut cache.v;
-                    v.fill(0);
-                    v[..#nw].copy_from_slice(&state.0);
-                    #(#eval_calls(v);)*
-                    cache.state = Some(*state);
-                }
-                f(&cache.v)
-            })
-        }
+        #evaluation
 
         #key_fn
     }

@@ -5,6 +5,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::expr;
+use super::incremental;
 use super::tables::Tables;
 use crate::bitnet::conj::Conj;
 use crate::bitnet::families::{self, Family};
@@ -175,32 +176,67 @@ pub fn code_size(net: &Bitnet, threshold: usize) -> CodeSize {
     size
 }
 
+/// `stmts` under the test of a group's demand, if it has one: when none
+/// of its bits holds, every reader is false or unread and the atoms stay
+/// false.
+fn demand_test(demand: &Demand, stmts: Vec<TokenStream>) -> Vec<TokenStream> {
+    match demand {
+        Demand::When(bits) => {
+            let test = expr::any_of(bits);
+            vec![quote! {
+                if #test {
+                    #(#stmts)*
+                }
+            }]
+        }
+        _ => stmts,
+    }
+}
+
 /// A statement and its weight, in tests.
 pub(super) type Item = (TokenStream, usize);
 
 impl Printer {
     /// Emits functions that compute a schedule, returning the names of the
-    /// functions to call, in order.
-    pub fn schedule_fns(&mut self, prefix: &str, schedule: &Schedule) -> Vec<Ident> {
+    /// functions to call, in order. An `incremental` schedule's functions
+    /// take the changed bits too and compute only the groups whose inputs
+    /// changed ([`incremental`]).
+    pub fn schedule_fns(
+        &mut self,
+        prefix: &str,
+        schedule: &Schedule,
+        incremental: bool,
+    ) -> Vec<Ident> {
         let mut names = Vec::new();
         let mut body: Vec<TokenStream> = Vec::new();
         let mut weight = 0;
         for group in &schedule.groups {
+            if group.demand == Demand::Never {
+                continue;
+            }
+            if incremental {
+                let mut items = Vec::new();
+                self.blocks_items(&group.blocks, &mut items);
+                let (stmts, w) = self.pack(items);
+                let stmts = demand_test(&group.demand, stmts);
+                body.push(incremental::segment(group, stmts));
+                weight += w + incremental::SEGMENT_WEIGHT;
+                if weight >= CHUNK_WEIGHT {
+                    self.flush(prefix, incremental, &mut body, &mut names);
+                    weight = 0;
+                }
+                continue;
+            }
             let mut items = Vec::new();
             self.blocks_items(&group.blocks, &mut items);
             match &group.demand {
                 Demand::Never => {}
                 // Needed only when one of these bits holds: otherwise every
                 // reader is false or unread, and the atoms stay false.
-                Demand::When(bits) => {
-                    let test = expr::any_of(bits);
+                Demand::When(_) => {
                     let (stmts, w) = self.pack(items);
                     weight += w;
-                    body.push(quote! {
-                        if #test {
-                            #(#stmts)*
-                        }
-                    });
+                    body.extend(demand_test(&group.demand, stmts));
                 }
                 // Unguarded statements may end one function and start the
                 // next anywhere.
@@ -209,18 +245,18 @@ impl Printer {
                         body.push(stmt);
                         weight += w;
                         if weight >= CHUNK_WEIGHT {
-                            self.flush(prefix, &mut body, &mut names);
+                            self.flush(prefix, incremental, &mut body, &mut names);
                             weight = 0;
                         }
                     }
                 }
             }
             if weight >= CHUNK_WEIGHT {
-                self.flush(prefix, &mut body, &mut names);
+                self.flush(prefix, incremental, &mut body, &mut names);
                 weight = 0;
             }
         }
-        self.flush(prefix, &mut body, &mut names);
+        self.flush(prefix, incremental, &mut body, &mut names);
         names
     }
 
@@ -326,16 +362,24 @@ impl Printer {
         ));
     }
 
-    /// Emits the statements of `body` as the next function of `prefix`.
-    fn flush(&mut self, prefix: &str, body: &mut Vec<TokenStream>, names: &mut Vec<Ident>) {
+    /// Emits the statements of `body` as the next function of `prefix`
+    /// (taking the changed bits too if `incremental`).
+    fn flush(
+        &mut self,
+        prefix: &str,
+        incremental: bool,
+        body: &mut Vec<TokenStream>,
+        names: &mut Vec<Ident>,
+    ) {
         if body.is_empty() {
             return;
         }
         let name = format_ident!("{}_{}", prefix, names.len());
         let stmts = std::mem::take(body);
+        let changed = incremental.then(|| quote!(, d: &mut Values));
         self.fns.push(quote! {
             #[inline(never)]
-            fn #name(v: &mut Values) {
+            fn #name(v: &mut Values #changed) {
                 #(#stmts)*
             }
         });

@@ -57,6 +57,22 @@ pub struct BudgetArgs {
     /// grounds within the budgets, else the lifted one.
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
+    /// Whether the ground back end evaluates a state from the nearer of the
+    /// last two evaluated (recomputing only what changed): `auto` when an
+    /// estimate on sample matches says it pays.
+    #[arg(long, value_enum, default_value_t = IncrementalArg::Auto)]
+    pub incremental: IncrementalArg,
+}
+
+/// The values of `--incremental`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IncrementalArg {
+    /// When the estimate on sample matches says it pays.
+    Auto,
+    /// Always.
+    On,
+    /// Never: every state evaluated from scratch.
+    Off,
 }
 
 /// The values of `--backend`.
@@ -100,6 +116,11 @@ impl BudgetArgs {
                 max_literals: self.max_compile_literals,
                 max_code_tests: self.max_code_tests,
                 rule_table_threshold: self.rule_table_threshold,
+                incremental: match self.incremental {
+                    IncrementalArg::Auto => None,
+                    IncrementalArg::On => Some(true),
+                    IncrementalArg::Off => Some(false),
+                },
             },
             backend: self.backend.into(),
         }

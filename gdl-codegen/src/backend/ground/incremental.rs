@@ -1,0 +1,316 @@
+//! Incremental evaluation: a state is evaluated from a nearby state's
+//! evaluation, recomputing only the groups of atoms whose inputs changed.
+//!
+//! Each thread keeps the evaluations of the last two states it evaluated. A
+//! new state starts from the nearer of the two (fewer fluents differ): in a
+//! random playout of a turn-taking game that is the state two plies back,
+//! where the same side moves, so the side to move's atoms stay valid; in a
+//! tree search that returns to a parent, the parent or a sibling. The
+//! `eval` functions take the value vector and the changed bits `d` (the
+//! state words that differ, as XOR). Each group of the schedule (atoms of one
+//! level under one demand, [`Group`]) is a segment: it runs only if a bit it
+//! reads changed; it clears its atoms' bits, computes them again, and marks
+//! the bits that changed for the segments after it. A full evaluation is the
+//! same code with every bit marked changed.
+//!
+//! Correctness does not depend on which state the evaluation starts from:
+//! any two states give the same values, since every atom is recomputed
+//! when any bit it reads, transitively, differs.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::quote;
+
+use gdl_runtime::{Game, Rng};
+
+use super::queries::{hex_lit, lit_usize};
+use crate::bitnet::churn::{self, Estimate};
+use crate::bitnet::schedule::{Demand, Group};
+use crate::bitnet::Bitnet;
+use crate::ground::GroundProgram;
+use crate::reasoner::propnet::Propnet;
+
+/// The weight of a segment's own code, in tests: its change test and the
+/// save, clear and compare of the words it writes.
+pub(super) const SEGMENT_WEIGHT: usize = 4;
+
+/// `stmts`, the code of `group`, as an incremental segment.
+pub(super) fn segment(group: &Group, stmts: Vec<TokenStream>) -> TokenStream {
+    let reads = group.reads();
+    let (ws, ms): (Vec<Literal>, Vec<Literal>) = group
+        .writes()
+        .into_iter()
+        .map(|(w, m)| (lit_usize(w as usize), hex_lit(m)))
+        .unzip();
+    let olds: Vec<Literal> = (0..ws.len()).map(lit_usize).collect();
+    let body = quote! {
+        let old = [#(v[#ws]),*];
+        #(v[#ws] &= !#ms;)*
+        #(#stmts)*
+        #(d[#ws] |= (v[#ws] ^ old[#olds]) & #ms;)*
+    };
+    if reads.is_empty() {
+        // Constant atoms: computed on every evaluation (cheap, and the first
+        // evaluation needs them).
+        return quote!({ #body });
+    }
+    let tests = reads.into_iter().map(|(w, m)| {
+        let w = lit_usize(w as usize);
+        if m == !0 {
+            quote!(d[#w])
+        } else {
+            let m = hex_lit(m);
+            quote!(d[#w] & #m)
+        }
+    });
+    quote! {
+        if (#(#tests)|*) != 0 {
+            #body
+        }
+    }
+}
+
+/// Whether `net`'s evaluation is printed incremental (`choice`: forced
+/// either way, or `None`): the estimate, on the states of a few seeded
+/// random matches of `gp` played by the propnet, if it
+/// [pays](Estimate::pays) or is forced. The sample is bounded in atoms
+/// evaluated ([`SAMPLE_BUDGET`]), not in time, so that the choice, and the
+/// code, is the same on every machine.
+pub(super) fn decide(gp: &GroundProgram, net: &Bitnet, choice: Option<bool>) -> Option<Estimate> {
+    let segments = segments(net);
+    let forced = Estimate {
+        full: 0,
+        incremental: 0,
+        states: 0,
+    };
+    match choice {
+        Some(false) => return None,
+        Some(true) if segments.len() < 2 => return Some(forced),
+        _ if segments.len() < 2 => return None,
+        _ => {}
+    }
+    let atoms: usize = segments.iter().map(Group::num_atoms).sum();
+    let max_states = (SAMPLE_BUDGET / atoms.max(1)).min(SAMPLE_STATES);
+    if max_states < 20 {
+        return choice.map(|_| forced);
+    }
+    let matches = sample_matches(gp, net.layout.state_words, max_states);
+    let words = net.layout.total_words();
+    let est = churn::estimate(&segments, words, SEGMENT_WEIGHT as u64, &matches);
+    (est.pays() || choice == Some(true)).then_some(est)
+}
+
+/// The evaluation's segments, as `Printer::schedule_fns` prints them: its
+/// groups. (Smaller segments, runs of a group's blocks, were measured: on
+/// draughts, reversi, connect four and breakthrough each costs more in
+/// tests than it saves.)
+pub(super) fn segments(net: &Bitnet) -> Vec<Group> {
+    net.eval
+        .groups
+        .iter()
+        .filter(|g| g.demand != Demand::Never)
+        .cloned()
+        .collect()
+}
+
+/// Atom evaluations the estimate may spend: about a second.
+const SAMPLE_BUDGET: usize = 20_000_000;
+
+/// States sampled at most.
+const SAMPLE_STATES: usize = 400;
+
+/// Plies of one sample match at most.
+const SAMPLE_DEPTH: usize = 200;
+
+/// States of seeded random matches of `gp`, as state words, `max_states`
+/// in all.
+fn sample_matches(gp: &GroundProgram, state_words: usize, max_states: usize) -> Vec<Vec<Vec<u64>>> {
+    let propnet = Propnet::new(gp);
+    let mut rng = Rng::new(1);
+    let mut matches = Vec::new();
+    let mut total = 0;
+    let mut legal = Vec::new();
+    while total < max_states {
+        let mut state = propnet.initial_state();
+        let mut states = Vec::new();
+        'plies: while states.len() < SAMPLE_DEPTH && total < max_states {
+            let mut words = state.0.to_vec();
+            words.resize(state_words, 0);
+            states.push(words);
+            total += 1;
+            if propnet.is_terminal(&state) {
+                break;
+            }
+            let mut joint = Vec::new();
+            for role in 0..propnet.num_roles() {
+                propnet.legal_moves(&state, role, &mut legal);
+                if legal.is_empty() {
+                    // No legal move: the match cannot go on.
+                    break 'plies;
+                }
+                joint.push(legal[rng.below(legal.len())]);
+            }
+            propnet.apply_unchecked(&mut state, &joint);
+        }
+        matches.push(states);
+    }
+    matches
+}
+
+/// The per-thread evaluation and `with_values`, which runs a closure on the
+/// evaluation of a state: incremental if `incremental` holds, from scratch
+/// otherwise. `state` is the state type, `nw` and `nv` the state's and the
+/// value vector's words, `eval_calls` the `eval` functions.
+pub(super) fn runtime_items(
+    state: &Ident,
+    nw: &Literal,
+    nv: &Literal,
+    eval_calls: &[Ident],
+    incremental: Option<&Estimate>,
+) -> TokenStream {
+    match incremental {
+        Some(est) => incremental_items(state, nv, eval_calls, est),
+        None => full_items(state, nw, nv, eval_calls),
+    }
+}
+
+/// The evaluation from scratch: one cached evaluation, the last.
+fn full_items(state: &Ident, nw: &Literal, nv: &Literal, eval_calls: &[Ident]) -> TokenStream {
+    quote! {
+        /// The last state evaluated on this thread, with its value vector.
+        struct EvalCache {
+            state: ::core::option::Option<#state>,
+            v: Values,
+        }
+
+        ::std::thread_local! {
+            static EVAL: ::core::cell::RefCell<EvalCache> = const {
+                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
+            };
+            static GOAL_EVAL: ::core::cell::RefCell<EvalCache> = const {
+                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
+            };
+        }
+
+        /// Runs `f` on the evaluation of `state` (legal moves, terminal),
+        /// computing it unless it is this thread's last one.
+        #[inline]
+        fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
+            EVAL.with(|cell| {
+                let mut cache = cell.borrow_mut();
+                if cache.state.as_ref() != Some(state) {
+                    let v = &mut cache.v;
+                    v.fill(0);
+                    v[..#nw].copy_from_slice(&state.0);
+                    #(#eval_calls(v);)*
+                    cache.state = Some(*state);
+                }
+                f(&cache.v)
+            })
+        }
+    }
+}
+
+/// The incremental evaluation: two cached evaluations, the new one computed
+/// from the nearer.
+fn incremental_items(
+    state: &Ident,
+    nv: &Literal,
+    eval_calls: &[Ident],
+    est: &Estimate,
+) -> TokenStream {
+    let mut doc = " Evaluates `state` in place of the nearer of the two cached evaluations, \
+                   which becomes the latest."
+        .to_owned();
+    if est.states > 0 {
+        doc += &format!(
+            " On {} sample states, an estimated {}% of the word operations of \
+             evaluating each in full.",
+            est.states,
+            est.incremental * 100 / est.full.max(1)
+        );
+    }
+    quote! {
+        /// A state evaluated on this thread, with its value vector.
+        struct EvalCache {
+            state: ::core::option::Option<#state>,
+            v: Values,
+        }
+
+        /// This thread's last two evaluations; `last` is the index of the
+        /// latest.
+        struct Evals {
+            caches: [EvalCache; 2],
+            last: usize,
+        }
+
+        /// The number of fluents that differ between `state` and the state
+        /// of `cache` (none evaluated: more than any).
+        #[inline]
+        fn distance(cache: &EvalCache, state: &#state) -> u32 {
+            cache.state.as_ref().map_or(u32::MAX, |s| {
+                s.0.iter().zip(&state.0).map(|(a, b)| (a ^ b).count_ones()).sum()
+            })
+        }
+
+        #[doc = #doc]
+        #[inline(never)]
+        fn evaluate(evals: &mut Evals, state: &#state) {
+            // The older on a tie: in turn-taking games it has the same side
+            // to move.
+            let (last, older) = (evals.last, 1 - evals.last);
+            let k = if distance(&evals.caches[older], state) <= distance(&evals.caches[last], state) {
+                older
+            } else {
+                last
+            };
+            evals.last = k;
+            let cache = &mut evals.caches[k];
+            let v = &mut cache.v;
+            let mut d: Values = [0; #nv];
+            if cache.state.is_none() {
+                // Nothing to start from: every bit counts as changed.
+                v.fill(0);
+                d.fill(!0);
+            }
+            for ((x, dx), &s) in v.iter_mut().zip(d.iter_mut()).zip(&state.0) {
+                *dx |= *x ^ s;
+                *x = s;
+            }
+            #(#eval_calls(v, &mut d);)*
+            cache.state = Some(*state);
+        }
+
+        ::std::thread_local! {
+            static EVAL: ::core::cell::RefCell<Evals> = const {
+                ::core::cell::RefCell::new(Evals {
+                    caches: [
+                        EvalCache { state: None, v: [0; #nv] },
+                        EvalCache { state: None, v: [0; #nv] },
+                    ],
+                    last: 0,
+                })
+            };
+            static GOAL_EVAL: ::core::cell::RefCell<EvalCache> = const {
+                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
+            };
+        }
+
+        /// Runs `f` on the evaluation of `state` (legal moves, terminal),
+        /// computing it unless it is one of this thread's last two.
+        #[inline]
+        fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
+            EVAL.with(|cell| {
+                let mut evals = cell.borrow_mut();
+                let last = evals.last;
+                if evals.caches[last].state.as_ref() != Some(state) {
+                    if evals.caches[1 - last].state.as_ref() == Some(state) {
+                        evals.last = 1 - last;
+                    } else {
+                        evaluate(&mut evals, state);
+                    }
+                }
+                f(&evals.caches[evals.last].v)
+            })
+        }
+    }
+}

@@ -148,12 +148,14 @@ impl Group {
         by_word(bits.into_iter().filter(|&b| b < TRUE_BIT))
     }
 
-    /// The number of atoms the group computes.
-    pub fn num_atoms(&self) -> usize {
+    /// The number of literals of the group's atoms' bodies.
+    pub fn num_literals(&self) -> usize {
         self.blocks
             .iter()
             .flat_map(Block::units)
-            .map(|u| u.atoms.len())
+            .flat_map(|u| &u.atoms)
+            .flat_map(|(_, conjs)| conjs)
+            .map(|c| c.lits.len() + 1)
             .sum()
     }
 

@@ -88,9 +88,12 @@ pub(super) fn decide(gp: &GroundProgram, net: &Bitnet, choice: Option<bool>) -> 
         _ if segments.len() < 2 => return None,
         _ => {}
     }
-    let atoms: usize = segments.iter().map(Group::num_atoms).sum();
-    let max_states = (SAMPLE_BUDGET / atoms.max(1)).min(SAMPLE_STATES);
-    if max_states < 20 {
+    // The sample costs a propnet of the program and, per state, a pass
+    // over the evaluation's literals: both bounded.
+    let program: usize = gp.rules.iter().map(|r| r.body.len()).sum();
+    let literals: usize = segments.iter().map(Group::num_literals).sum();
+    let max_states = (SAMPLE_BUDGET / literals.max(1)).min(SAMPLE_STATES);
+    if max_states < 20 || program > SAMPLE_PROGRAM {
         return choice.map(|_| forced);
     }
     let matches = sample_matches(gp, net.layout.state_words, max_states);
@@ -112,8 +115,12 @@ pub(super) fn segments(net: &Bitnet) -> Vec<Group> {
         .collect()
 }
 
-/// Atom evaluations the estimate may spend: about a second.
-const SAMPLE_BUDGET: usize = 20_000_000;
+/// Literals the estimate may evaluate in all: a fraction of a second.
+const SAMPLE_BUDGET: usize = 4_000_000;
+
+/// Largest ground program, in rule-body literals, whose estimate is made
+/// (the propnet playing the sample matches is built from it).
+const SAMPLE_PROGRAM: usize = 200_000;
 
 /// States sampled at most.
 const SAMPLE_STATES: usize = 400;

@@ -19,7 +19,7 @@ use super::planes;
 use super::schedule::{unit_cost, Block, Demand, Group, Unit};
 
 /// The estimated cost of evaluating the sample states, in word operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Estimate {
     /// Every state evaluated in full.
     pub full: u64,
@@ -39,19 +39,16 @@ impl Estimate {
 }
 
 /// The costs of evaluating `matches` (each a sequence of states, as state
-/// words) with `segments`, over a value vector of `words` words, a segment
-/// costing `overhead` besides its atoms and tests.
+/// words) with the groups of a schedule, over a value vector of `words`
+/// words, a segment costing `overhead` besides its atoms and tests.
 pub fn estimate(
-    segments: &[Group],
+    groups: &[Group],
     words: usize,
     overhead: u64,
     matches: &[Vec<Vec<u64>>],
 ) -> Estimate {
-    let mut est = Estimate {
-        full: 0,
-        incremental: 0,
-        states: 0,
-    };
+    let mut est = Estimate::default();
+    let segments: Vec<&Group> = segments(groups).collect();
     let reads: Vec<Vec<(u32, u64)>> = segments
         .iter()
         .map(|g| g.reads().into_iter().collect())
@@ -61,10 +58,7 @@ pub fn estimate(
         .map(|g| g.writes().into_iter().collect())
         .collect();
     for states in matches {
-        let values: Vec<Vec<u64>> = states
-            .iter()
-            .map(|s| evaluate(segments, words, s))
-            .collect();
+        let values: Vec<Vec<u64>> = states.iter().map(|s| evaluate(groups, words, s)).collect();
         for t in 0..values.len() {
             // What each segment costs on this state: the blocks that its
             // demand and guards let run.
@@ -101,6 +95,12 @@ pub fn estimate(
     est
 }
 
+/// The groups that are computed: the segments of an incremental
+/// evaluation.
+pub fn segments(groups: &[Group]) -> impl Iterator<Item = &Group> {
+    groups.iter().filter(|g| g.demand != Demand::Never)
+}
+
 /// Fluents that differ between two states.
 fn distance(a: &[u64], b: &[u64]) -> u32 {
     a.iter().zip(b).map(|(x, y)| (x ^ y).count_ones()).sum()
@@ -129,31 +129,27 @@ fn run_cost(g: &Group, v: &[u64]) -> u64 {
 /// The cost of a unit's atoms, in word operations: a plane's computed word
 /// by word where the back end can ([`planes::plane_words`]).
 fn unit_word_ops(u: &Unit) -> usize {
-    {
-        {
-            let words = u
-                .plane
-                .then(|| planes::plane_words(&u.bodies().collect::<Vec<_>>()))
-                .flatten();
-            match words {
-                Some(words) => words
-                    .iter()
-                    .flat_map(|w| &w.shapes)
-                    .map(|s| s.windows.len() + 1)
-                    .sum(),
-                None => unit_cost(u),
-            }
-        }
+    let words = u
+        .plane
+        .then(|| planes::plane_words(&u.bodies().collect::<Vec<_>>()))
+        .flatten();
+    match words {
+        Some(words) => words
+            .iter()
+            .flat_map(|w| &w.shapes)
+            .map(|s| s.windows.len() + 1)
+            .sum(),
+        None => unit_cost(u),
     }
 }
 
-/// The value vector of `state` after `segments` (a schedule's groups), as the
-/// generated code computes it: a group whose demand fails leaves its atoms
-/// false.
-pub fn evaluate(segments: &[Group], words: usize, state: &[u64]) -> Vec<u64> {
+/// The value vector of `state` after a schedule's `groups`, as the
+/// generated code computes it: a group whose demand fails, or that is never
+/// needed, leaves its atoms false.
+pub fn evaluate(groups: &[Group], words: usize, state: &[u64]) -> Vec<u64> {
     let mut v = vec![0u64; words];
     v[..state.len()].copy_from_slice(state);
-    for g in segments {
+    for g in segments(groups) {
         if let Demand::When(bits) = &g.demand {
             if !bits.iter().any(|&b| bit(&v, b)) {
                 continue;
@@ -261,20 +257,14 @@ mod tests {
         let (gp, net) = net(TINY, &Params::COMPILED);
         let words = net.layout.total_words();
         let sw = net.layout.state_words;
-        let segs: Vec<Group> = net
-            .eval
-            .groups
-            .iter()
-            .filter(|g| g.demand != Demand::Never)
-            .cloned()
-            .collect();
-        let tests: u64 = segs.iter().map(|g| g.reads().len() as u64).sum();
+        let segs = &net.eval.groups;
+        let tests: u64 = segments(segs).map(|g| g.reads().len() as u64).sum();
         let setup = (words as u64).div_ceil(4) + 3 * sw as u64;
         let first = states(&gp, sw).remove(0);
-        let same = estimate(&segs, words, 4, &[vec![first.clone(); 5]]);
+        let same = estimate(segs, words, 4, &[vec![first.clone(); 5]]);
         let full_one = same.full / 5;
         assert_eq!(same.incremental, full_one + 4 * (setup + tests));
-        let moving = estimate(&segs, words, 4, &[states(&gp, sw)]);
+        let moving = estimate(segs, words, 4, &[states(&gp, sw)]);
         assert!(moving.incremental > moving.states as u64 * (setup + tests));
     }
 }

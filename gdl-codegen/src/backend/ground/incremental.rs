@@ -24,7 +24,7 @@ use gdl_runtime::{Game, Rng};
 
 use super::queries::{hex_lit, lit_usize};
 use crate::bitnet::churn::{self, Estimate};
-use crate::bitnet::schedule::{Demand, Group};
+use crate::bitnet::schedule::Group;
 use crate::bitnet::Bitnet;
 use crate::ground::GroundProgram;
 use crate::reasoner::propnet::Propnet;
@@ -72,47 +72,32 @@ pub(super) fn segment(group: &Group, stmts: Vec<TokenStream>) -> TokenStream {
 /// Whether `net`'s evaluation is printed incremental (`choice`: forced
 /// either way, or `None`): the estimate, on the states of a few seeded
 /// random matches of `gp` played by the propnet, if it
-/// [pays](Estimate::pays) or is forced. The sample is bounded in atoms
-/// evaluated ([`SAMPLE_BUDGET`]), not in time, so that the choice, and the
-/// code, is the same on every machine.
+/// [pays](Estimate::pays) or is forced (an estimate of no states where
+/// none is made). The sample is bounded in literals evaluated
+/// ([`SAMPLE_BUDGET`]), not in time, so that the choice, and the code, is
+/// the same on every machine.
+///
+/// The segments are the evaluation's groups (`churn::segments`). Smaller
+/// ones, runs of a group's blocks, were measured: on draughts, reversi,
+/// connect four and breakthrough each costs more in tests than it saves.
 pub(super) fn decide(gp: &GroundProgram, net: &Bitnet, choice: Option<bool>) -> Option<Estimate> {
-    let segments = segments(net);
-    let forced = Estimate {
-        full: 0,
-        incremental: 0,
-        states: 0,
-    };
-    match choice {
-        Some(false) => return None,
-        Some(true) if segments.len() < 2 => return Some(forced),
-        _ if segments.len() < 2 => return None,
-        _ => {}
+    if choice == Some(false) {
+        return None;
     }
+    let forced = (choice == Some(true)).then(Estimate::default);
+    let groups = &net.eval.groups;
     // The sample costs a propnet of the program and, per state, a pass
     // over the evaluation's literals: both bounded.
     let program: usize = gp.rules.iter().map(|r| r.body.len()).sum();
-    let literals: usize = segments.iter().map(Group::num_literals).sum();
+    let literals: usize = churn::segments(groups).map(Group::num_literals).sum();
     let max_states = (SAMPLE_BUDGET / literals.max(1)).min(SAMPLE_STATES);
-    if max_states < 20 || program > SAMPLE_PROGRAM {
-        return choice.map(|_| forced);
+    if churn::segments(groups).count() < 2 || max_states < 20 || program > SAMPLE_PROGRAM {
+        return forced;
     }
     let matches = sample_matches(gp, net.layout.state_words, max_states);
     let words = net.layout.total_words();
-    let est = churn::estimate(&segments, words, SEGMENT_WEIGHT as u64, &matches);
-    (est.pays() || choice == Some(true)).then_some(est)
-}
-
-/// The evaluation's segments, as `Printer::schedule_fns` prints them: its
-/// groups. (Smaller segments, runs of a group's blocks, were measured: on
-/// draughts, reversi, connect four and breakthrough each costs more in
-/// tests than it saves.)
-pub(super) fn segments(net: &Bitnet) -> Vec<Group> {
-    net.eval
-        .groups
-        .iter()
-        .filter(|g| g.demand != Demand::Never)
-        .cloned()
-        .collect()
+    let est = churn::estimate(groups, words, SEGMENT_WEIGHT as u64, &matches);
+    (est.pays() || forced.is_some()).then_some(est)
 }
 
 /// Literals the estimate may evaluate in all: a fraction of a second.
@@ -180,22 +165,40 @@ pub(super) fn runtime_items(
     }
 }
 
-/// The evaluation from scratch: one cached evaluation, the last.
-fn full_items(state: &Ident, nw: &Literal, nv: &Literal, eval_calls: &[Ident]) -> TokenStream {
-    quote! {
-        /// The last state evaluated on this thread, with its value vector.
+/// The cache of one evaluation, `EvalCache`, documented by `doc`, and the
+/// per-thread cache of the goals' evaluation, `GOAL_EVAL` (a static of a
+/// `thread_local!` block): both kinds of evaluation have them.
+fn cache_items(state: &Ident, nv: &Literal, doc: &str) -> (TokenStream, TokenStream) {
+    let cache = quote! {
+        #[doc = #doc]
         struct EvalCache {
             state: ::core::option::Option<#state>,
             v: Values,
         }
+    };
+    let goal = quote! {
+        static GOAL_EVAL: ::core::cell::RefCell<EvalCache> = const {
+            ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
+        };
+    };
+    (cache, goal)
+}
+
+/// The evaluation from scratch: one cached evaluation, the last.
+fn full_items(state: &Ident, nw: &Literal, nv: &Literal, eval_calls: &[Ident]) -> TokenStream {
+    let (cache, goal) = cache_items(
+        state,
+        nv,
+        " The last state evaluated on this thread, with its value vector.",
+    );
+    quote! {
+        #cache
 
         ::std::thread_local! {
             static EVAL: ::core::cell::RefCell<EvalCache> = const {
                 ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
             };
-            static GOAL_EVAL: ::core::cell::RefCell<EvalCache> = const {
-                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
-            };
+            #goal
         }
 
         /// Runs `f` on the evaluation of `state` (legal moves, terminal),
@@ -236,12 +239,13 @@ fn incremental_items(
             est.incremental * 100 / est.full.max(1)
         );
     }
+    let (cache, goal) = cache_items(
+        state,
+        nv,
+        " A state evaluated on this thread, with its value vector.",
+    );
     quote! {
-        /// A state evaluated on this thread, with its value vector.
-        struct EvalCache {
-            state: ::core::option::Option<#state>,
-            v: Values,
-        }
+        #cache
 
         /// This thread's last two evaluations; `last` is the index of the
         /// latest.
@@ -275,8 +279,8 @@ fn incremental_items(
             let v = &mut cache.v;
             let mut d: Values = [0; #nv];
             if cache.state.is_none() {
-                // Nothing to start from: every bit counts as changed.
-                v.fill(0);
+                // Nothing to start from (the values are all false): every
+                // bit counts as changed.
                 d.fill(!0);
             }
             for ((x, dx), &s) in v.iter_mut().zip(d.iter_mut()).zip(&state.0) {
@@ -297,9 +301,7 @@ fn incremental_items(
                     last: 0,
                 })
             };
-            static GOAL_EVAL: ::core::cell::RefCell<EvalCache> = const {
-                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
-            };
+            #goal
         }
 
         /// Runs `f` on the evaluation of `state` (legal moves, terminal),

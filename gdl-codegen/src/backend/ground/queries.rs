@@ -214,33 +214,12 @@ impl Printer {
             if group.demand == Demand::Never {
                 continue;
             }
-            if incremental {
-                let mut items = Vec::new();
-                self.blocks_items(&group.blocks, &mut items);
-                let (stmts, w) = self.pack(items);
-                let stmts = demand_test(&group.demand, stmts);
-                body.push(incremental::segment(group, stmts));
-                weight += w + incremental::SEGMENT_WEIGHT;
-                if weight >= CHUNK_WEIGHT {
-                    self.flush(prefix, incremental, &mut body, &mut names);
-                    weight = 0;
-                }
-                continue;
-            }
             let mut items = Vec::new();
             self.blocks_items(&group.blocks, &mut items);
             match &group.demand {
-                Demand::Never => {}
-                // Needed only when one of these bits holds: otherwise every
-                // reader is false or unread, and the atoms stay false.
-                Demand::When(_) => {
-                    let (stmts, w) = self.pack(items);
-                    weight += w;
-                    body.extend(demand_test(&group.demand, stmts));
-                }
                 // Unguarded statements may end one function and start the
                 // next anywhere.
-                Demand::Always => {
+                Demand::Always if !incremental => {
                     for (stmt, w) in items {
                         body.push(stmt);
                         weight += w;
@@ -248,6 +227,19 @@ impl Printer {
                             self.flush(prefix, incremental, &mut body, &mut names);
                             weight = 0;
                         }
+                    }
+                }
+                // Under the test of the demand, if any; incremental: one
+                // segment, run again only when what it reads changed.
+                demand => {
+                    let (stmts, w) = self.pack(items);
+                    let stmts = demand_test(demand, stmts);
+                    weight += w;
+                    if incremental {
+                        body.push(incremental::segment(group, stmts));
+                        weight += incremental::SEGMENT_WEIGHT;
+                    } else {
+                        body.extend(stmts);
                     }
                 }
             }

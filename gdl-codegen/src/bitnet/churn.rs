@@ -14,9 +14,9 @@
 //! few random matches, each evaluated in full here, and for each the
 //! segments the incremental evaluation would run.
 
-use super::conj::BitLit;
+use super::conj::{self, disj_cost, BitLit};
 use super::planes;
-use super::schedule::{unit_cost, Block, Demand, Group, Unit};
+use super::schedule::{Block, Demand, Group, Unit};
 
 /// The estimated cost of evaluating the sample states, in word operations.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -116,7 +116,7 @@ fn run_cost(g: &Group, v: &[u64]) -> u64 {
     }
     fn block_cost(b: &Block, v: &[u64]) -> u64 {
         match b {
-            Block::Unit(u) => unit_word_ops(u) as u64,
+            Block::Unit(u) => unit_word_ops(u, v) as u64,
             Block::Guarded { guard, body } if lit(v, *guard) => {
                 1 + body.iter().map(|b| block_cost(b, v)).sum::<u64>()
             }
@@ -126,9 +126,10 @@ fn run_cost(g: &Group, v: &[u64]) -> u64 {
     g.blocks.iter().map(|b| block_cost(b, v)).sum()
 }
 
-/// The cost of a unit's atoms, in word operations: a plane's computed word
-/// by word where the back end can ([`planes::plane_words`]).
-fn unit_word_ops(u: &Unit) -> usize {
+/// The cost of a unit's atoms on values `v`, in word operations: a plane's
+/// computed word by word where the back end can ([`planes::plane_words`]),
+/// an atom whose screen fails one test ([`conj::screen`]).
+fn unit_word_ops(u: &Unit, v: &[u64]) -> usize {
     let words = u
         .plane
         .then(|| planes::plane_words(&u.bodies().collect::<Vec<_>>()))
@@ -139,7 +140,13 @@ fn unit_word_ops(u: &Unit) -> usize {
             .flat_map(|w| &w.shapes)
             .map(|s| s.windows.len() + 1)
             .sum(),
-        None => unit_cost(u),
+        None => u
+            .bodies()
+            .map(|(_, conjs)| match conj::screen(&conjs) {
+                Some((w, m)) if v[w as usize] & m == 0 => 1,
+                screen => disj_cost(&conjs) + 1 + usize::from(screen.is_some()),
+            })
+            .sum(),
     }
 }
 

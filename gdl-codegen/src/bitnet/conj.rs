@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::layout::Layout;
+use super::layout::{Layout, TRUE_BIT};
 use crate::ground::{GroundRule, Lit};
 
 /// A literal of a body: a bit position of the value vector, and whether it
@@ -134,6 +134,45 @@ pub fn disj_cost(conjs: &[Conj]) -> usize {
             .sum::<usize>()
 }
 
+/// Disjunctions cheaper than this many word operations are computed
+/// without a screen ([`screen`]): the test and its branch would cost about
+/// what they save.
+pub const SCREEN_COST: usize = 12;
+
+/// A word test that every alternative of an atom needs, for atoms whose
+/// bodies cost [`SCREEN_COST`] word operations or more: `(w, m)` such that
+/// each conjunction has a positive literal among bits `m` of word `w`, so
+/// the atom is false whenever `v[w] & m == 0`. Draughts' "the piece that
+/// just captured can capture again" ORs thirty-two squares' tests, each
+/// under `(true (capturingPiece x y))`, a fluent that is almost never set:
+/// one test of its word skips them all. Of several such words, the one with
+/// the fewest bits, the likeliest to be zero.
+pub fn screen(conjs: &[Conj]) -> Option<(u32, u64)> {
+    if conjs.len() < 2 || disj_cost(conjs) < SCREEN_COST {
+        return None;
+    }
+    let positive = |c: &Conj, w: u32| {
+        c.lits
+            .iter()
+            .filter(|&&(b, neg)| !neg && b < TRUE_BIT && b >> 6 == w)
+            .fold(0u64, |m, &(b, _)| m | 1 << (b & 63))
+    };
+    let words = by_word(
+        conjs[0]
+            .lits
+            .iter()
+            .filter(|l| !l.1 && l.0 < TRUE_BIT)
+            .map(|l| l.0),
+    );
+    words
+        .keys()
+        .filter_map(|&w| {
+            let masks: Vec<u64> = conjs.iter().map(|c| positive(c, w)).collect();
+            (!masks.contains(&0)).then(|| (w, masks.iter().fold(0, |a, m| a | m)))
+        })
+        .min_by_key(|&(w, m)| (m.count_ones(), w))
+}
+
 /// The number of words that `bits` touch.
 pub fn words_of(bits: &[u32]) -> usize {
     by_word(bits.iter().copied()).len()
@@ -215,5 +254,39 @@ mod tests {
             common_literals(&[two_words.clone(), two_words.without((70, true))]),
             vec![(1, false)]
         );
+    }
+
+    /// A word every alternative needs a bit of screens the atom; the word
+    /// with fewer bits wins, and cheap or single bodies get no screen.
+    #[test]
+    fn screens_need_a_bit_of_one_word_in_every_alternative() {
+        // Alternative k: a bit of word 0 (k), a bit of word 1 (64 + k), and
+        // negated bits of words 2..8, so that the disjunction is costly.
+        let alt = |k: u32| Conj {
+            lits: [(k, false), (64 + 2 * k, false), (65 + 2 * k, false)]
+                .into_iter()
+                .chain((2..8).map(|w| (64 * w + k, true)))
+                .collect(),
+            any: Vec::new(),
+        };
+        let conjs: Vec<Conj> = (0..3).map(alt).collect();
+        assert_eq!(screen(&conjs), Some((0, 0b111)));
+        assert_eq!(screen(&conjs[..1]), None, "one body is its own test");
+        let mut unscreened = conjs.clone();
+        unscreened[2].lits.retain(|l| l.0 >= 64 * 2);
+        assert_eq!(
+            screen(&unscreened),
+            None,
+            "an alternative with no bit of words 0 or 1"
+        );
+        let cheap: Vec<Conj> = conjs
+            .iter()
+            .map(|c| Conj {
+                lits: c.lits[..3].to_vec(),
+                any: Vec::new(),
+            })
+            .collect();
+        assert!(disj_cost(&cheap) < SCREEN_COST);
+        assert_eq!(screen(&cheap), None);
     }
 }

@@ -254,7 +254,7 @@ fn schedule(net: &Net, need: &[bool]) -> Schedule {
 }
 
 /// The cost of computing a unit, in word operations.
-pub(crate) fn unit_cost(unit: &Unit) -> usize {
+fn unit_cost(unit: &Unit) -> usize {
     unit.atoms.iter().map(|(_, c)| disj_cost(c) + 1).sum()
 }
 

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use super::expr;
 use super::incremental;
 use super::tables::Tables;
-use crate::bitnet::conj::Conj;
+use crate::bitnet::conj::{self, Conj};
 use crate::bitnet::families::{self, Family};
 use crate::bitnet::planes::{self, PlaneWord};
 use crate::bitnet::schedule::{Block, Demand, Schedule, Unit};
@@ -52,6 +52,23 @@ pub(super) fn set_bit(pos: u32, test: TokenStream) -> TokenStream {
     } else {
         let shift = lit_u32(shift);
         quote!(v[#w] |= u64::from(#test) << #shift;)
+    }
+}
+
+/// `stmt`, computing an atom, under the test of the atom's screen
+/// ([`conj::screen`]) if it has one: when the test fails the atom stays
+/// false.
+fn screened(screen: Option<(u32, u64)>, stmt: TokenStream) -> TokenStream {
+    match screen {
+        Some((w, m)) => {
+            let (w, m) = (lit_usize(w as usize), hex_lit(m));
+            quote! {
+                if v[#w] & #m != 0 {
+                    #stmt
+                }
+            }
+        }
+        None => stmt,
     }
 }
 
@@ -431,8 +448,9 @@ impl Printer {
                 items.push(self.tabled_run(start));
             }
             let w = self.atom_weight(&conjs);
+            let screen = conj::screen(&conjs);
             let test = self.atom_test(pos, conjs);
-            items.push((set_bit(pos, test), w));
+            items.push((screened(screen, set_bit(pos, test)), w));
         }
         if let Some(start) = run {
             items.push(self.tabled_run(start));

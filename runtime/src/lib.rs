@@ -18,6 +18,7 @@
 pub mod bench;
 pub mod cli;
 mod game;
+pub mod gather;
 pub mod lifted;
 pub mod montecarlo;
 pub mod parallel;
@@ -31,6 +32,7 @@ pub mod trace;
 
 pub use bench::measure;
 pub use game::{Game, Goal, Move, MoveError, ParseError, Role};
+pub use gather::GatherTable;
 pub use montecarlo::{flat_monte_carlo, MonteCarloChoice, MoveEvaluation};
 pub use parallel::run_playouts_parallel;
 pub use perft::{perft, perft_divide};

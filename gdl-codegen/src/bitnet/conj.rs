@@ -145,32 +145,90 @@ pub const SCREEN_COST: usize = 12;
 /// the atom is false whenever `v[w] & m == 0`. Draughts' "the piece that
 /// just captured can capture again" ORs thirty-two squares' tests, each
 /// under `(true (capturingPiece x y))`, a fluent that is almost never set:
-/// one test of its word skips them all. Of several such words, the one with
-/// the fewest bits, the likeliest to be zero.
+/// one test of its word skips them all. See [`screens`].
 pub fn screen(conjs: &[Conj]) -> Option<(u32, u64)> {
-    if conjs.len() < 2 || disj_cost(conjs) < SCREEN_COST {
-        return None;
+    screens(std::slice::from_ref(&conjs))[0]
+}
+
+/// Screens shared by atoms computed side by side (none reading another),
+/// by their bodies: per atom, the word test it sits under, if any. Each
+/// atom picks, of the words in which every one of its bodies has a positive
+/// literal, the one most of the atoms can pick (then the one with fewest
+/// bits, likeliest zero); the atoms that picked a word share one test of
+/// the union of their bits, if together they cost [`SCREEN_COST`] word
+/// operations or more. Draughts' captures, each "a capture in this
+/// direction from this square" and more, then sit under one test of the
+/// direction's capture word, which is nearly always zero. An atom of one
+/// body alone gets no screen: its own test is as cheap.
+pub fn screens<C: AsRef<[Conj]>>(atoms: &[C]) -> Vec<Option<(u32, u64)>> {
+    let candidates: Vec<BTreeMap<u32, u64>> =
+        atoms.iter().map(|c| screen_words(c.as_ref())).collect();
+    let mut count: BTreeMap<u32, usize> = BTreeMap::new();
+    for c in &candidates {
+        for &w in c.keys() {
+            *count.entry(w).or_default() += 1;
+        }
     }
-    let positive = |c: &Conj, w: u32| {
-        c.lits
-            .iter()
-            .filter(|&&(b, neg)| !neg && b < TRUE_BIT && b >> 6 == w)
-            .fold(0u64, |m, &(b, _)| m | 1 << (b & 63))
-    };
-    let words = by_word(
-        conjs[0]
-            .lits
-            .iter()
-            .filter(|l| !l.1 && l.0 < TRUE_BIT)
-            .map(|l| l.0),
-    );
-    words
-        .keys()
-        .filter_map(|&w| {
-            let masks: Vec<u64> = conjs.iter().map(|c| positive(c, w)).collect();
-            (!masks.contains(&0)).then(|| (w, masks.iter().fold(0, |a, m| a | m)))
+    let pick: Vec<Option<u32>> = candidates
+        .iter()
+        .map(|c| {
+            c.iter()
+                .max_by_key(|&(w, m)| {
+                    (
+                        count[w],
+                        std::cmp::Reverse(m.count_ones()),
+                        std::cmp::Reverse(*w),
+                    )
+                })
+                .map(|(w, _)| *w)
         })
-        .min_by_key(|&(w, m)| (m.count_ones(), w))
+        .collect();
+    // Per picked word: its atoms' bits, cost, and atoms.
+    let mut buckets: BTreeMap<u32, (u64, usize, Vec<usize>)> = BTreeMap::new();
+    for (i, w) in pick.iter().enumerate() {
+        if let Some(w) = w {
+            let b = buckets.entry(*w).or_default();
+            b.0 |= candidates[i][w];
+            b.1 += disj_cost(atoms[i].as_ref());
+            b.2.push(i);
+        }
+    }
+    let mut out = vec![None; atoms.len()];
+    for (w, (mask, cost, members)) in buckets {
+        let alone = matches!(members.as_slice(), [i] if atoms[*i].as_ref().len() < 2);
+        if cost >= SCREEN_COST && !alone {
+            members.iter().for_each(|&i| out[i] = Some((w, mask)));
+        }
+    }
+    out
+}
+
+/// The words in which every body of `conjs` has a positive literal, with
+/// those literals' bits.
+fn screen_words(conjs: &[Conj]) -> BTreeMap<u32, u64> {
+    let positive = |c: &Conj| {
+        by_word(
+            c.lits
+                .iter()
+                .filter(|l| !l.1 && l.0 < TRUE_BIT)
+                .map(|l| l.0),
+        )
+    };
+    let Some((first, rest)) = conjs.split_first() else {
+        return BTreeMap::new();
+    };
+    let mut words = positive(first);
+    for c in rest {
+        let p = positive(c);
+        words.retain(|w, m| match p.get(w) {
+            Some(n) => {
+                *m |= n;
+                true
+            }
+            None => false,
+        });
+    }
+    words
 }
 
 /// The number of words that `bits` touch.
@@ -288,5 +346,36 @@ mod tests {
             .collect();
         assert!(disj_cost(&cheap) < SCREEN_COST);
         assert_eq!(screen(&cheap), None);
+    }
+
+    /// Atoms side by side share the screen most of them can take: cheap
+    /// atoms of one body each, all with a bit of word 2, sit under one test
+    /// of the union of those bits; an atom with no such bit sits under none.
+    #[test]
+    fn atoms_side_by_side_share_a_screen() {
+        // Atom k: a bit of word 2 (128 + k) and of word 0 (k), negated bits
+        // of words 3 and 4.
+        let atom = |k: u32| {
+            vec![Conj {
+                lits: vec![
+                    (k, false),
+                    (128 + k, false),
+                    (192 + k, true),
+                    (256 + k, true),
+                ],
+                any: Vec::new(),
+            }]
+        };
+        let mut atoms: Vec<Vec<Conj>> = (0..4).map(atom).collect();
+        atoms.push(vec![Conj {
+            lits: vec![(300, true)],
+            any: Vec::new(),
+        }]);
+        let s = screens(&atoms);
+        // Words 0 and 2 tie on atoms and bits: the lower word.
+        assert_eq!(&s[..4], &[Some((0, 0b1111)); 4]);
+        assert_eq!(s[4], None);
+        // One of them alone is its own test.
+        assert_eq!(screens(&atoms[..1]), vec![None]);
     }
 }

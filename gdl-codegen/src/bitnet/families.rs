@@ -14,6 +14,7 @@
 use std::collections::BTreeMap;
 
 use super::conj::{BitLit, Conj};
+use super::layout::TRUE_BIT;
 
 /// Members a family needs before it is computed word-parallel: with fewer,
 /// the tests one by one cost no more.
@@ -116,6 +117,160 @@ pub fn find(atoms: &[(u32, Vec<Conj>)]) -> (Vec<Family>, Vec<usize>) {
     (families, rest)
 }
 
+/// Members a gathered family needs.
+pub const MIN_GATHERED: usize = 4;
+
+/// How a gathered family reads one literal of its members' bodies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// The same bit for every member: all of them or none.
+    Fixed(BitLit),
+    /// Each member's bit at one distance from its own: the word shifted by
+    /// `shift` (destination bit minus source bit).
+    Shifted {
+        /// The word read.
+        word: u32,
+        /// Destination bit minus source bit.
+        shift: i32,
+        /// Whether the literal is negated.
+        negated: bool,
+    },
+    /// Bits in no regular order: moved to the members' bits through a
+    /// table ([`gdl_runtime::GatherTable`] in the generated code).
+    Gathered {
+        /// The word read.
+        word: u32,
+        /// Whether the literal is negated.
+        negated: bool,
+        /// (source bit, destination bit) within the words, per member.
+        pairs: Vec<(u8, u8)>,
+    },
+}
+
+impl Slot {
+    /// About how many word operations reading the slot costs.
+    fn cost(&self) -> usize {
+        match self {
+            Slot::Fixed(_) => 3,
+            Slot::Shifted { .. } => 2,
+            Slot::Gathered { pairs, .. } => 2 + 3 * gather_bytes(pairs).1 as usize,
+        }
+    }
+}
+
+/// The first byte of the source word a gather reads, and how many.
+pub fn gather_bytes(pairs: &[(u8, u8)]) -> (u32, u32) {
+    let lo = pairs.iter().map(|p| p.0 / 8).min().unwrap_or(0);
+    let hi = pairs.iter().map(|p| p.0 / 8).max().unwrap_or(0);
+    (u32::from(lo), u32::from(hi - lo + 1))
+}
+
+/// Atoms of one conjunction each, whose literals come from the same words
+/// with the same signs but in no single shape: computed together, each
+/// literal a word shifted or gathered to the members' bits and ANDed.
+/// The frame rules of a board whose moves are not laid out like it are the
+/// common case: `next(cell x y p) <= true(cell x y p), not affected(x, y)`,
+/// where `affected` is numbered by square in some other order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gathered {
+    /// The word every member writes.
+    pub dst_word: u32,
+    /// The literals, in the same order for every member.
+    pub slots: Vec<Slot>,
+    /// The members' bits within `dst_word`.
+    pub mask: u64,
+    /// The members' bit positions in the value vector.
+    pub members: Vec<u32>,
+}
+
+/// The literals of an atom's single body in a canonical order (by word,
+/// sign, bit), if it has one body of literals of the value vector.
+fn gather_lits(conjs: &[Conj]) -> Option<Vec<BitLit>> {
+    let [c] = conjs else { return None };
+    if !c.any.is_empty() || c.lits.is_empty() || c.lits.iter().any(|l| l.0 >= TRUE_BIT) {
+        return None;
+    }
+    let mut lits = c.lits.clone();
+    lits.sort_unstable_by_key(|&(b, neg)| (b >> 6, neg, b));
+    Some(lits)
+}
+
+/// The gathered families among atoms `candidates` of `atoms`, and the
+/// candidates left over, in order. A family is kept only where it costs
+/// fewer word operations than its members one by one.
+pub fn find_gathered(
+    atoms: &[(u32, Vec<Conj>)],
+    candidates: &[usize],
+) -> (Vec<Gathered>, Vec<usize>) {
+    type Sig = (u32, Vec<(u32, bool)>);
+    let mut groups: BTreeMap<Sig, Vec<(usize, Vec<BitLit>)>> = BTreeMap::new();
+    for &i in candidates {
+        let (pos, conjs) = &atoms[i];
+        if let Some(lits) = gather_lits(conjs) {
+            let sig = lits.iter().map(|&(b, neg)| (b >> 6, neg)).collect();
+            groups.entry((pos >> 6, sig)).or_default().push((i, lits));
+        }
+    }
+    let mut taken = vec![false; atoms.len()];
+    let mut out = Vec::new();
+    for ((dst_word, sig), members) in groups {
+        if members.len() < MIN_GATHERED {
+            continue;
+        }
+        let slots: Vec<Slot> = (0..sig.len())
+            .map(|k| slot(sig[k], members.iter().map(|(i, l)| (atoms[*i].0, l[k].0))))
+            .collect();
+        let single: usize = members.iter().map(|(_, l)| by_words(l) + 2).sum();
+        let together: usize = 3 + slots.iter().map(Slot::cost).sum::<usize>();
+        if together >= single {
+            continue;
+        }
+        members.iter().for_each(|(i, _)| taken[*i] = true);
+        out.push(Gathered {
+            dst_word,
+            slots,
+            mask: members
+                .iter()
+                .fold(0, |m, (i, _)| m | 1 << (atoms[*i].0 & 63)),
+            members: members.iter().map(|(i, _)| atoms[*i].0).collect(),
+        });
+    }
+    let rest = candidates.iter().copied().filter(|&i| !taken[i]).collect();
+    (out, rest)
+}
+
+/// How a family reads the literal of word and sign `(word, negated)` whose
+/// bit is `src` in the member at bit `dst`, over `(dst, src)` pairs.
+fn slot((word, negated): (u32, bool), pairs: impl Iterator<Item = (u32, u32)>) -> Slot {
+    let pairs: Vec<(u32, u32)> = pairs.collect();
+    if pairs.iter().all(|p| p.1 == pairs[0].1) {
+        return Slot::Fixed((pairs[0].1, negated));
+    }
+    let shift = |&(d, s): &(u32, u32)| (d & 63) as i32 - (s & 63) as i32;
+    if pairs.iter().all(|p| shift(p) == shift(&pairs[0])) {
+        return Slot::Shifted {
+            word,
+            shift: shift(&pairs[0]),
+            negated,
+        };
+    }
+    Slot::Gathered {
+        word,
+        negated,
+        pairs: pairs
+            .iter()
+            .map(|&(d, s)| ((s & 63) as u8, (d & 63) as u8))
+            .collect(),
+    }
+}
+
+/// The number of words that `lits` touch.
+fn by_words(lits: &[BitLit]) -> usize {
+    let mut w: Vec<u32> = lits.iter().map(|l| l.0 >> 6).collect();
+    w.dedup();
+    w.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,5 +316,50 @@ mod tests {
         assert_eq!(fams[0].shape, vec![(0, true), (1, true)]);
         assert_eq!(fams[0].shift, 0);
         assert!(rest.is_empty());
+    }
+
+    /// Frame rules whose second literal is numbered in another order are
+    /// one gathered family: the piece's word shifted, the other gathered;
+    /// a literal shared by all is fixed.
+    #[test]
+    fn frames_over_another_numbering_are_gathered() {
+        // Member k: bit 64 + k from bit k (same place in the next word),
+        // unless bit 128 + (7 - k) (reversed), and the shared bit 200.
+        let frame = |k: u32| {
+            let c = Conj {
+                lits: vec![(k, false), (128 + 7 - k, true), (200, false)],
+                any: Vec::new(),
+            };
+            (64 + k, vec![c])
+        };
+        let atoms: Vec<_> = (0..8).map(frame).collect();
+        let all: Vec<usize> = (0..8).collect();
+        let (fams, rest) = find_gathered(&atoms, &all);
+        assert!(rest.is_empty());
+        assert_eq!(fams.len(), 1);
+        let f = &fams[0];
+        assert_eq!((f.dst_word, f.mask), (1, 0xff));
+        assert_eq!(
+            f.slots[0],
+            Slot::Shifted {
+                word: 0,
+                shift: 0,
+                negated: false
+            }
+        );
+        let Slot::Gathered {
+            word: 2,
+            negated: true,
+            pairs,
+        } = &f.slots[1]
+        else {
+            panic!("{:?}", f.slots[1]);
+        };
+        assert!(pairs.iter().all(|&(s, d)| s == 7 - d));
+        assert_eq!(f.slots[2], Slot::Fixed((200, false)));
+        // Too few members to pay.
+        let (fams, rest) = find_gathered(&atoms, &all[..3]);
+        assert!(fams.is_empty());
+        assert_eq!(rest, vec![0, 1, 2]);
     }
 }

@@ -13,6 +13,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, HashMap};
 
 use super::conj::{by_word, common_literals, disj_cost, words_of, BitLit, Conj};
+use super::families;
 use super::layout::{Layout, TRUE_BIT};
 use super::planes::Plane;
 use super::{Atoms, Bodies};
@@ -404,7 +405,36 @@ fn units(net: &Net, need: &[bool]) -> Vec<Unit> {
         ));
     }
     units.extend(plane_units.into_iter().flatten().map(|u| (u, Vec::new())));
+    unguard_gathered(&mut units);
     choose_guards(net.layout, units)
+}
+
+/// Units that a gathered family will compute ([`families::find_gathered`],
+/// among the one-atom units of a level and demand, as the back end looks
+/// for them) get no guard: a guard would split the family into blocks of
+/// an atom or two (draughts' frame rules, each under its square's test).
+fn unguard_gathered(units: &mut [(Unit, Vec<BitLit>)]) {
+    let mut runs: BTreeMap<(u32, Option<Vec<u32>>), Vec<usize>> = BTreeMap::new();
+    for (i, (u, _)) in units.iter().enumerate() {
+        if !u.cyclic && !u.plane && u.atoms.len() == 1 {
+            runs.entry((u.level, u.demand.clone())).or_default().push(i);
+        }
+    }
+    for idx in runs.into_values() {
+        let atoms: Vec<(u32, Vec<Conj>)> =
+            idx.iter().map(|&i| units[i].0.atoms[0].clone()).collect();
+        let (_, rest) = families::find(&atoms);
+        let (gathered, _) = families::find_gathered(&atoms, &rest);
+        for g in gathered {
+            for (k, _) in atoms
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| g.members.contains(&a.0))
+            {
+                units[idx[k]].1.clear();
+            }
+        }
+    }
 }
 
 /// Each unit is guarded by its shared literal that most units share, so

@@ -6,14 +6,16 @@
 
 use std::collections::BTreeMap;
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Delimiter, Literal, TokenStream, TokenTree};
 use quote::quote;
 
 use crate::bitnet::conj::{by_word, disj_cost, BitLit, Conj};
 use crate::bitnet::families::{self, Shape};
 use crate::bitnet::planes::PlaneWord;
 
-fn hex(m: u64) -> Literal {
+use super::gathers::GatherTables;
+
+pub(super) fn hex(m: u64) -> Literal {
     // Hexadecimal reads better for masks.
     format!("{m:#x}")
         .parse()
@@ -67,7 +69,7 @@ pub fn conj_expr(c: &Conj) -> TokenStream {
 /// Alternatives that are one positive literal each are tested together, a
 /// masked word per word they touch: "any of these moves is legal" over a
 /// legal region is then a few dozen word operations, not thousands of tests.
-pub fn disj_expr(conjs: &[Conj]) -> TokenStream {
+pub fn disj_expr(conjs: &[Conj], gathers: &mut GatherTables) -> TokenStream {
     let mut exprs: Vec<TokenStream> = Vec::new();
     let (singles, others): (Vec<&Conj>, Vec<&Conj>) = conjs.iter().partition(|c| c.is_single());
     match singles.as_slice() {
@@ -86,7 +88,9 @@ pub fn disj_expr(conjs: &[Conj]) -> TokenStream {
     }
     let (families, others) = disjunct_families(&others);
     exprs.extend(families);
-    exprs.extend(factored(&others));
+    let (gathered, others) = gathered_disjuncts(&others, gathers);
+    exprs.extend(gathered);
+    exprs.extend(factored(&others, gathers));
     match exprs.as_slice() {
         [] => quote!(false),
         _ => balanced_or(&exprs),
@@ -236,10 +240,73 @@ fn disjunct_families<'a>(conjs: &[&'a Conj]) -> (Vec<TokenStream>, Vec<&'a Conj>
     (tests, rest)
 }
 
+/// Alternatives of the same words and signs but in no one shape (a piece on
+/// a square and the move made from it, numbered in another order), tested
+/// together as a gathered family ([`families::find_gathered`]) whose
+/// members are the alternatives, each at the bit of its first literal: the
+/// family's word is not zero when one of them holds. Two alternatives with
+/// the same first literal go to different families, so that each member's
+/// gathered bits are its own. Returns the tests and the alternatives left.
+fn gathered_disjuncts<'a>(
+    conjs: &[&'a Conj],
+    gathers: &mut GatherTables,
+) -> (Vec<TokenStream>, Vec<&'a Conj>) {
+    // Each alternative as an atom at its first literal's bit, the n-th
+    // alternative with that first literal in the n-th round.
+    let mut rounds: Vec<Vec<(u32, Vec<Conj>)>> = Vec::new();
+    let mut index: Vec<Vec<usize>> = Vec::new();
+    for (i, c) in conjs.iter().enumerate() {
+        let Some(first) = c.lits.iter().min_by_key(|&&(b, neg)| (b >> 6, neg, b)) else {
+            continue;
+        };
+        if c.lits.len() < 2 || !c.any.is_empty() {
+            continue;
+        }
+        let round = rounds
+            .iter()
+            .position(|r| r.iter().all(|a| a.0 != first.0))
+            .unwrap_or_else(|| {
+                rounds.push(Vec::new());
+                index.push(Vec::new());
+                rounds.len() - 1
+            });
+        rounds[round].push((first.0, vec![(*c).clone()]));
+        index[round].push(i);
+    }
+    let mut used = vec![false; conjs.len()];
+    let mut tests = Vec::new();
+    for (atoms, index) in rounds.iter().zip(&index) {
+        let all: Vec<usize> = (0..atoms.len()).collect();
+        let (fams, rest) = families::find_gathered(atoms, &all);
+        let mut taken = vec![true; atoms.len()];
+        rest.iter().for_each(|&k| taken[k] = false);
+        for (k, _) in taken.iter().enumerate().filter(|(_, &t)| t) {
+            used[index[k]] = true;
+        }
+        for g in &fams {
+            let (word, fixed) = gathers.family_word(g);
+            let any = quote!((#word) != 0);
+            tests.push(if fixed.is_empty() {
+                any
+            } else {
+                let fixed = fixed.iter().map(|&l| lit_test(l));
+                quote!(#((#fixed))&* & (#any))
+            });
+        }
+    }
+    let rest = conjs
+        .iter()
+        .zip(&used)
+        .filter(|(_, &u)| !u)
+        .map(|(c, _)| *c)
+        .collect();
+    (tests, rest)
+}
+
 /// Alternatives sharing a literal, tested once for all of them:
 /// `(a ∧ x) ∨ (a ∧ y)` is `a ∧ (x ∨ y)`, and the rests, often one literal
 /// each ("a piece here, and one of its moves open"), become a masked OR.
-fn factored(conjs: &[&Conj]) -> Vec<TokenStream> {
+fn factored(conjs: &[&Conj], gathers: &mut GatherTables) -> Vec<TokenStream> {
     let mut freq: BTreeMap<(u32, bool), usize> = BTreeMap::new();
     for c in conjs.iter().filter(|c| c.any.is_empty()) {
         for l in &c.lits {
@@ -274,7 +341,7 @@ fn factored(conjs: &[&Conj]) -> Vec<TokenStream> {
         if rests.iter().any(|r| r.lits.is_empty() && r.any.is_empty()) {
             out.push(test);
         } else if disj_cost(&rests) < disj_cost(&whole) {
-            let inner = disj_expr(&rests);
+            let inner = disj_expr(&rests, gathers);
             out.push(quote!((#test) & (#inner)));
         } else {
             // Literals in the key's word cost nothing more unfactored.
@@ -336,4 +403,35 @@ pub fn lit_test((pos, negated): BitLit) -> TokenStream {
     } else {
         quote!(v[#w] & #m != 0)
     }
+}
+
+/// `if test { stmts }`, one `if` of both tests when `stmts` is a lone `if`
+/// of its own (clippy's `collapsible_if`): a demand around a screen, a
+/// guard around a family's fixed literals.
+pub fn if_stmt(test: TokenStream, stmts: Vec<TokenStream>) -> TokenStream {
+    if let [only] = stmts.as_slice() {
+        let tts: Vec<TokenTree> = only.clone().into_iter().collect();
+        if let (Some(TokenTree::Ident(kw)), Some(TokenTree::Group(body))) =
+            (tts.first(), tts.last())
+        {
+            let cond = &tts[1..tts.len().saturating_sub(1).max(1)];
+            // `else`, `if let` or `||` at the top level would change the
+            // meaning of `test && cond`.
+            let plain = !cond.is_empty()
+                && !cond.iter().enumerate().any(|(i, t)| match t {
+                    TokenTree::Ident(x) => x == "else" || x == "let",
+                    TokenTree::Punct(p) => {
+                        p.as_char() == '|'
+                            && matches!(cond.get(i + 1), Some(TokenTree::Punct(q)) if q.as_char() == '|')
+                    }
+                    _ => false,
+                });
+            if kw == "if" && body.delimiter() == Delimiter::Brace && plain {
+                let cond: TokenStream = cond.iter().cloned().collect();
+                let inner = body.stream();
+                return quote!(if #test && #cond { #inner });
+            }
+        }
+    }
+    quote!(if #test { #(#stmts)* })
 }

@@ -22,6 +22,7 @@
 //!   constants ([`super::common::names`]), never as behaviour.
 
 mod expr;
+mod gathers;
 mod incremental;
 mod module;
 mod moves;

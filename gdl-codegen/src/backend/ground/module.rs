@@ -4,6 +4,7 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
+use super::gathers::GatherTables;
 use super::incremental;
 use super::queries::{hex_lit, inline_attr, lit_u32, lit_usize, Printer, CHUNK_WEIGHT};
 use super::tables::Tables;
@@ -216,6 +217,7 @@ pub(super) fn tokens(
         tables: Tables::new(threshold),
         parts: 0,
         value_words: net.layout.total_words(),
+        gathers: GatherTables::default(),
     };
     let calls = print_queries(&mut p, gp, net, opts);
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
@@ -232,7 +234,7 @@ pub(super) fn tokens(
         gp.roles.len(),
         specific,
     );
-    let fns = &p.fns;
+    let fns = p.fns.iter().chain(&p.gathers.items);
     let table_fn = table_fn(&p.tables);
     let module = quote! {
         #items

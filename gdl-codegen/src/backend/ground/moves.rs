@@ -30,7 +30,7 @@ fn arm_stmt(arm: &Arm) -> TokenStream {
         );
         return quote!(v[#w] |= #bit;);
     }
-    set_bit(arm.pos, expr::disj_expr(std::slice::from_ref(&arm.body)))
+    set_bit(arm.pos, expr::conj_expr(&arm.body))
 }
 
 /// The move planes ([`crate::bitnet::planes`]): per role, the bit of each

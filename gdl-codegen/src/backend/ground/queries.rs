@@ -5,10 +5,13 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::expr;
+use super::gathers::{self, GatherTables};
 use super::incremental;
 use super::tables::Tables;
-use crate::bitnet::conj::{self, Conj};
-use crate::bitnet::families::{self, Family};
+use std::collections::{BTreeMap, HashMap};
+
+use crate::bitnet::conj::{self, BitLit, Conj};
+use crate::bitnet::families::{self, Family, Gathered};
 use crate::bitnet::planes::{self, PlaneWord};
 use crate::bitnet::schedule::{Block, Demand, Schedule, Unit};
 use crate::bitnet::Bitnet;
@@ -55,18 +58,14 @@ pub(super) fn set_bit(pos: u32, test: TokenStream) -> TokenStream {
     }
 }
 
-/// `stmt`, computing an atom, under the test of the atom's screen
-/// ([`conj::screen`]) if it has one: when the test fails the atom stays
+/// `stmt`, computing atoms, under the test of their screen
+/// ([`conj::screens`]) if they have one: when the test fails the atoms stay
 /// false.
-fn screened(screen: Option<(u32, u64)>, stmt: TokenStream) -> TokenStream {
+fn screened_stmts(screen: Option<(u32, u64)>, stmt: TokenStream) -> TokenStream {
     match screen {
         Some((w, m)) => {
             let (w, m) = (lit_usize(w as usize), hex_lit(m));
-            quote! {
-                if v[#w] & #m != 0 {
-                    #stmt
-                }
-            }
+            expr::if_stmt(quote!(v[#w] & #m != 0), vec![stmt])
         }
         None => stmt,
     }
@@ -117,6 +116,8 @@ pub(super) struct Printer {
     pub parts: usize,
     /// Words of the value vector.
     pub value_words: usize,
+    /// The gather tables of gathered families.
+    pub gathers: GatherTables,
 }
 
 /// The size of one atom's code, in tests (atoms in the rule tables count
@@ -198,14 +199,7 @@ pub fn code_size(net: &Bitnet, threshold: usize) -> CodeSize {
 /// false.
 fn demand_test(demand: &Demand, stmts: Vec<TokenStream>) -> Vec<TokenStream> {
     match demand {
-        Demand::When(bits) => {
-            let test = expr::any_of(bits);
-            vec![quote! {
-                if #test {
-                    #(#stmts)*
-                }
-            }]
-        }
+        Demand::When(bits) => vec![expr::if_stmt(expr::any_of(bits), stmts)],
         _ => stmts,
     }
 }
@@ -327,6 +321,7 @@ impl Printer {
             })
             .unzip();
         let (fams, rest) = families::find(&atoms);
+        let (gathered, rest) = families::find_gathered(&atoms, &rest);
         // The blocks whose atom a family computes.
         let mut skip = vec![false; blocks.len()];
         for &i in &simple {
@@ -336,39 +331,63 @@ impl Printer {
             skip[simple[k]] = false;
         }
         out.extend(fams.iter().map(family_item));
-        for (b, _) in blocks.iter().zip(&skip).filter(|(_, &s)| !s) {
-            self.block_items(b, out);
+        self.gathered_items(&gathered, out);
+        // The atoms left one by one, those sharing a screen under one test.
+        let rest_conjs: Vec<&[Conj]> = rest.iter().map(|&k| atoms[k].1.as_slice()).collect();
+        let screens = conj::screens(&rest_conjs);
+        let screen_of: HashMap<usize, (u32, u64)> = rest
+            .iter()
+            .zip(&screens)
+            .filter_map(|(&k, s)| Some((simple[k], (*s)?)))
+            .collect();
+        let mut screened: BTreeMap<(u32, u64), Vec<Item>> = BTreeMap::new();
+        for (i, b) in blocks.iter().enumerate().filter(|&(i, _)| !skip[i]) {
+            match screen_of.get(&i) {
+                Some(s) => self.block_items(b, screened.entry(*s).or_default()),
+                None => self.block_items(b, out),
+            }
+        }
+        for ((w, m), items) in screened {
+            let (stmts, weight) = self.pack(items);
+            let (wl, m) = (lit_usize(w as usize), hex_lit(m));
+            out.push((expr::if_stmt(quote!(v[#wl] & #m != 0), stmts), weight + 1));
+        }
+    }
+
+    /// The statements computing gathered families, those with the same
+    /// fixed literals (the side to move, "no capture available") under one
+    /// test of them.
+    fn gathered_items(&mut self, gathered: &[Gathered], out: &mut Vec<Item>) {
+        let mut by_fixed: BTreeMap<Vec<BitLit>, Vec<Item>> = BTreeMap::new();
+        for g in gathered {
+            let (word, fixed) = self.gathers.family_word(g);
+            let dw = lit_usize(g.dst_word as usize);
+            by_fixed
+                .entry(fixed)
+                .or_default()
+                .push((quote!(v[#dw] |= #word;), g.slots.len() + 1));
+        }
+        for (fixed, items) in by_fixed {
+            if fixed.is_empty() {
+                out.extend(items);
+                continue;
+            }
+            let (stmts, w) = self.pack(items);
+            let test = gathers::fixed_test(&fixed);
+            out.push((expr::if_stmt(test, stmts), w + fixed.len()));
         }
     }
 
     /// The statements of a block, with their weights, appended to `out`.
     fn block_items(&mut self, block: &Block, out: &mut Vec<Item>) {
-        let (test, body) = match block {
+        let (guard, body) = match block {
             Block::Unit(u) => return self.unit_items(u, out),
-            Block::Guarded { guard, body } => {
-                let test = expr::lit_test(*guard);
-                // One guard directly in another is one `if` of both
-                // (clippy's `collapsible_if`).
-                match body.as_slice() {
-                    [Block::Guarded { guard: g2, body }] => {
-                        let test2 = expr::lit_test(*g2);
-                        (quote!(#test && #test2), body)
-                    }
-                    _ => (test, body),
-                }
-            }
+            Block::Guarded { guard, body } => (guard, body),
         };
         let mut items = Vec::new();
         self.blocks_items(body, &mut items);
         let (stmts, w) = self.pack(items);
-        out.push((
-            quote! {
-                if #test {
-                    #(#stmts)*
-                }
-            },
-            w,
-        ));
+        out.push((expr::if_stmt(expr::lit_test(*guard), stmts), w));
     }
 
     /// Emits the statements of `body` as the next function of `prefix`
@@ -399,7 +418,7 @@ impl Printer {
     /// tables for an atom with very many.
     fn atom_test(&mut self, pos: u32, conjs: Vec<Conj>) -> TokenStream {
         if !self.tables.is_big(&conjs) {
-            return expr::disj_expr(&conjs);
+            return expr::disj_expr(&conjs, &mut self.gathers);
         }
         // Alternatives of one literal stay one masked OR; the rest loop over
         // the rule tables.
@@ -409,7 +428,7 @@ impl Printer {
         if singles.is_empty() {
             quote!(any_body(v, #from, #to))
         } else {
-            let masked = expr::disj_expr(&singles);
+            let masked = expr::disj_expr(&singles, &mut self.gathers);
             quote!((#masked) | any_body(v, #from, #to))
         }
     }
@@ -448,9 +467,15 @@ impl Printer {
                 items.push(self.tabled_run(start));
             }
             let w = self.atom_weight(&conjs);
-            let screen = conj::screen(&conjs);
+            // One-atom units are screened with the other atoms of their
+            // block ([`Printer::blocks_items`]).
+            let screen = if unit.atoms.len() > 1 {
+                conj::screen(&conjs)
+            } else {
+                None
+            };
             let test = self.atom_test(pos, conjs);
-            items.push((screened(screen, set_bit(pos, test)), w));
+            items.push((screened_stmts(screen, set_bit(pos, test)), w));
         }
         if let Some(start) = run {
             items.push(self.tabled_run(start));

@@ -9,14 +9,18 @@
 #
 # RBG's rules differ a little from the corpus's (its connect four is 7x6,
 # the corpus's 8x6; our chess is examples/games/chess.kif), so read states/s
-# beside playouts/s. RBG's code is not part of this repository: clone it
+# beside playouts/s. For connect four the script also measures RBG on the
+# corpus's board: `connect4_8x6` is RBG's own connect4.rbg with one more
+# column, made at run time under $RBG_BUILD (a board row is its only
+# width-dependent part), so that one line compares the same game. RBG's code is not part of this repository: clone it
 # where you like, with its parser and games, and build nothing yourself:
 #
 #   git clone --recurse-submodules https://github.com/uicus/rbg2cpp /tmp/rbg
 #   apt-get install libboost-dev g++          # RBG's generated code needs boost
 #   scripts/rbg-compare.sh /tmp/rbg [SECONDS]
 #
-# The RBG binaries are built under $RBG_BUILD (default /tmp/rbg-bin).
+# The RBG binaries are built under $RBG_BUILD (default /tmp/rbg-bin);
+# RBG_GAMES (RBG names, space-separated) limits the run to those games.
 set -u
 if [ $# -lt 1 ]; then
     echo "usage: $0 RBG2CPP_DIR [SECONDS]" >&2
@@ -37,6 +41,7 @@ command -v taskset >/dev/null && pin=(taskset -c 0)
 games=(
     "ticTacToe $corpus/ticTacToe.kif"
     "connect4 $corpus/connectFour.kif"
+    "connect4_8x6 $corpus/connectFour.kif"
     "breakthrough $corpus/breakthrough.kif"
     "reversi $corpus/reversi.kif"
     "englishDraughts $corpus/englishDraughts.kif"
@@ -49,10 +54,18 @@ out=$(mktemp -d)
 printf 'game\tours_playouts_s\trbg_playouts_s\tours/rbg_playouts\tours_states_s\trbg_states_s\tours/rbg_states\n'
 for entry in "${games[@]}"; do
     read -r name kif <<<"$entry"
+    # RBG_GAMES="connect4 connect4_8x6" measures only those.
+    if [ -n "${RBG_GAMES:-}" ] && [[ " $RBG_GAMES " != *" $name "* ]]; then continue; fi
     dir=$build/$name
+    rbgfile=$rbg/rbgGames/games/$name.rbg
+    if [ "$name" = connect4_8x6 ]; then
+        mkdir -p "$dir"
+        rbgfile=$dir/connect4_8x6.rbg
+        sed 's/\[e,e,e,e,e,e,e\]/[e,e,e,e,e,e,e,e]/' "$rbg/rbgGames/games/connect4.rbg" >"$rbgfile"
+    fi
     if [ ! -x "$dir/benchmark" ]; then
         mkdir -p "$dir"
-        (cd "$dir" && "$rbg/bin/rbg2cpp" -o reasoner "$rbg/rbgGames/games/$name.rbg" >gen.log 2>&1 &&
+        (cd "$dir" && "$rbg/bin/rbg2cpp" -o reasoner "$rbgfile" >gen.log 2>&1 &&
             g++ -std=c++17 -Ofast -march=native -flto -s -DNDEBUG -DRBG_RANDOM_GENERATOR=0 \
                 -I. -I"$rbg/test" -o benchmark reasoner.cpp "$rbg/test/benchmark.cpp" >build.log 2>&1) || {
             echo "$name: RBG build failed (see $dir)" >&2

@@ -135,19 +135,6 @@ pub trait Game: Send + Sync {
     /// (games often still define legal moves there).
     fn legal_moves(&self, state: &Self::State, role: Role, out: &mut Vec<Move>);
 
-    /// Writes the legal moves of every role `r < out.len()` in `state` into
-    /// `out[r]`, as [`legal_moves`](Game::legal_moves) writes them.
-    ///
-    /// The default asks `legal_moves` role by role. A reasoner that evaluates
-    /// a state once for all its queries overrides it to look that evaluation
-    /// up once for all roles: random playouts ask for every role's moves at
-    /// every step.
-    fn all_legal_moves(&self, state: &Self::State, out: &mut [Vec<Move>]) {
-        for (role, moves) in out.iter_mut().enumerate() {
-            self.legal_moves(state, role, moves);
-        }
-    }
-
     /// Whether `state` is terminal.
     fn is_terminal(&self, state: &Self::State) -> bool;
 

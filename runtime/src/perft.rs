@@ -15,12 +15,14 @@ struct Level {
 /// Fills `level.legal` with every role's legal moves and returns the number
 /// of joint moves (the product of their counts; 0 when a role has none).
 fn legal_joints<G: Game>(game: &G, state: &G::State, level: &mut Level) -> u64 {
-    level.legal.resize_with(game.num_roles(), Vec::new);
-    game.all_legal_moves(state, &mut level.legal);
-    level
-        .legal
-        .iter()
-        .fold(1u64, |product, moves| product.saturating_mul(moves.len() as u64))
+    let n = game.num_roles();
+    level.legal.resize_with(n, Vec::new);
+    let mut product = 1u64;
+    for (role, moves) in level.legal.iter_mut().enumerate() {
+        game.legal_moves(state, role, moves);
+        product = product.saturating_mul(moves.len() as u64);
+    }
+    product
 }
 
 /// Calls `f` with every joint move of `legal` (the Cartesian product of the

@@ -52,8 +52,7 @@ impl Playout {
 /// that a playout allocates only its goal vector.
 #[derive(Clone, Debug, Default)]
 pub struct PlayoutBuffers {
-    /// Every role's legal moves in the current state.
-    legal: Vec<Vec<Move>>,
+    legal: Vec<Move>,
     joint: Vec<Move>,
 }
 
@@ -80,13 +79,12 @@ pub(crate) fn random_joint<G: Game>(
     buf: &mut PlayoutBuffers,
 ) -> Result<(), Role> {
     buf.joint.clear();
-    buf.legal.resize_with(game.num_roles(), Vec::new);
-    game.all_legal_moves(state, &mut buf.legal);
-    for (role, legal) in buf.legal.iter().enumerate() {
-        let mv = match legal.len() {
+    for role in 0..game.num_roles() {
+        game.legal_moves(state, role, &mut buf.legal);
+        let mv = match buf.legal.len() {
             0 => return Err(role),
-            1 => legal[0],
-            n => legal[rng.below(n)],
+            1 => buf.legal[0],
+            n => buf.legal[rng.below(n)],
         };
         buf.joint.push(mv);
     }

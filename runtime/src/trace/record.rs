@@ -10,8 +10,7 @@ use crate::{Game, Rng};
 /// conformance traces were made: at each depth the sorted fluents, every
 /// role's sorted legal moves (non-terminal states), the terminal flag, the
 /// goals (terminal states), and a joint move drawn as [`crate::playout()`]
-/// draws it. The legal moves are [`Game::all_legal_moves`]'s, which the
-/// playouts draw from. A match reaching `max_depth` joint moves, or a state where some
+/// draws it. A match reaching `max_depth` joint moves, or a state where some
 /// role has no legal move, is cut off with an `ABORT`.
 pub fn record<G: Game>(game: &G, matches: usize, seed: u64, max_depth: usize) -> Trace {
     let mut rng = Rng::new(seed);
@@ -47,17 +46,11 @@ pub fn record<G: Game>(game: &G, matches: usize, seed: u64, max_depth: usize) ->
                 m.steps.push(step);
                 break;
             }
-            // From `all_legal_moves`, the lists the joint move is drawn
-            // from, so that a replay on another reasoner checks them
-            // (conformance replays check `legal_moves`).
-            legal.resize_with(game.num_roles(), Vec::new);
-            game.all_legal_moves(&state, &mut legal);
             step.legal = Some(
-                legal
-                    .iter()
-                    .enumerate()
-                    .map(|(r, moves)| {
-                        sorted(moves.iter().map(|&mv| game.move_text(r, mv)).collect())
+                (0..game.num_roles())
+                    .map(|r| {
+                        game.legal_moves(&state, r, &mut legal);
+                        sorted(legal.iter().map(|&mv| game.move_text(r, mv)).collect())
                     })
                     .collect(),
             );

@@ -318,13 +318,6 @@ fn runtime_items(
     let nw = lit_usize(net.layout.state_words);
     let evaluation =
         incremental::runtime_items(state, &nw, &nv, &calls.eval, calls.incremental.as_ref());
-    let legal_arms = &calls.legal_arms;
-    // With one role, an empty catch-all arm would be clippy's `single_match`.
-    let other_roles = if calls.legal_arms.len() == 1 {
-        quote!(_ => out.clear(),)
-    } else {
-        quote!(_ => {})
-    };
     quote! {
         /// Whether bit `bit` of the value vector holds (with the constants).
         #[inline(always)]
@@ -337,27 +330,14 @@ fn runtime_items(
         }
 
         /// Appends the moves whose bits are set, in id order (the text order).
-        /// Each word's moves are one `extend` from a counted range, which
-        /// reserves once and keeps the length in a register.
         #[inline(always)]
         fn push_moves(bits: &[u64], out: &mut ::std::vec::Vec<#rt::Move>) {
             for (i, &word) in bits.iter().enumerate() {
                 let mut w = word;
-                out.extend((0..word.count_ones()).map(|_| {
-                    let m = #rt::Move(i as u32 * 64 + w.trailing_zeros());
-                    w &= w.wrapping_sub(1);
-                    m
-                }));
-            }
-        }
-
-        /// Writes the legal moves of `role` in the evaluation `v` into `out`.
-        #[inline(always)]
-        fn legal_from(v: &Values, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
-            out.clear();
-            match role {
-                #(#legal_arms)*
-                #other_roles
+                while w != 0 {
+                    out.push(#rt::Move(i as u32 * 64 + w.trailing_zeros()));
+                    w &= w - 1;
+                }
             }
         }
 
@@ -378,10 +358,17 @@ fn methods(
     calls: Calls,
 ) -> TokenStream {
     let nw = lit_usize(net.layout.state_words);
+    // With one role, an empty catch-all arm would be clippy's `single_match`.
+    let other_roles = if gp.roles.len() == 1 {
+        quote!(_ => out.clear(),)
+    } else {
+        quote!(_ => {})
+    };
     let (_, frame_stmt) = moves::frame_items(net);
     let (_, move_set_stmts) = moves::move_set_items(net);
     let (_, move_plane_stmt) = moves::move_plane_items(net, gp.roles.len());
     let Calls {
+        legal_arms,
         goal: goal_calls,
         next: next_calls,
         dispatch: dispatch_calls,
@@ -395,14 +382,10 @@ fn methods(
         }
 
         fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
-            with_values(state, |v| legal_from(v, role, out));
-        }
-
-        fn all_legal_moves(&self, state: &#state, outs: &mut [::std::vec::Vec<#rt::Move>]) {
-            with_values(state, |v| {
-                for (role, out) in outs.iter_mut().enumerate() {
-                    legal_from(v, role, out);
-                }
+            out.clear();
+            with_values(state, |v| match role {
+                #(#legal_arms)*
+                #other_roles
             });
         }
 

@@ -12,8 +12,10 @@
 # beside playouts/s. For connect four the script also measures RBG on the
 # corpus's board: `connect4_8x6` is RBG's own connect4.rbg with one more
 # column, made at run time under $RBG_BUILD (a board row is its only
-# width-dependent part), so that one line compares the same game. RBG's code is not part of this repository: clone it
-# where you like, with its parser and games, and build nothing yourself:
+# width-dependent part), so that one line compares the same game.
+#
+# RBG's code is not part of this repository: clone it where you like, with
+# its parser and games, and build nothing yourself:
 #
 #   git clone --recurse-submodules https://github.com/uicus/rbg2cpp /tmp/rbg
 #   apt-get install libboost-dev g++          # RBG's generated code needs boost
@@ -50,6 +52,13 @@ games=(
 # The number after `$2` in RBG's benchmark output line starting with `$1`.
 rbg_field() { grep "^number of $2" "$1" | sed 's/.*(\([0-9.]*\) .*/\1/'; }
 ours_field() { grep -o "\"$2\":[0-9.]*" "$1" | cut -d: -f2; }
+# RBG's connect4.rbg with an eighth column, written to $1; fails unless all
+# six board rows were widened (a changed file would otherwise be measured
+# as 7x6 under the 8x6 name).
+widen_connect4() {
+    sed 's/\[e,e,e,e,e,e,e\]/[e,e,e,e,e,e,e,e]/' "$rbg/rbgGames/games/connect4.rbg" >"$1" &&
+        [ "$(grep -c '\[e,e,e,e,e,e,e,e\]' "$1")" -eq 6 ]
+}
 out=$(mktemp -d)
 printf 'game\tours_playouts_s\trbg_playouts_s\tours/rbg_playouts\tours_states_s\trbg_states_s\tours/rbg_states\n'
 for entry in "${games[@]}"; do
@@ -58,13 +67,13 @@ for entry in "${games[@]}"; do
     if [ -n "${RBG_GAMES:-}" ] && [[ " $RBG_GAMES " != *" $name "* ]]; then continue; fi
     dir=$build/$name
     rbgfile=$rbg/rbgGames/games/$name.rbg
-    if [ "$name" = connect4_8x6 ]; then
-        mkdir -p "$dir"
-        rbgfile=$dir/connect4_8x6.rbg
-        sed 's/\[e,e,e,e,e,e,e\]/[e,e,e,e,e,e,e,e]/' "$rbg/rbgGames/games/connect4.rbg" >"$rbgfile"
-    fi
+    [ "$name" = connect4_8x6 ] && rbgfile=$dir/connect4_8x6.rbg
     if [ ! -x "$dir/benchmark" ]; then
         mkdir -p "$dir"
+        if [ "$name" = connect4_8x6 ] && ! widen_connect4 "$rbgfile"; then
+            echo "$name: cannot widen RBG's connect4.rbg to 8 columns (see $rbgfile)" >&2
+            continue
+        fi
         (cd "$dir" && "$rbg/bin/rbg2cpp" -o reasoner "$rbgfile" >gen.log 2>&1 &&
             g++ -std=c++17 -Ofast -march=native -flto -s -DNDEBUG -DRBG_RANDOM_GENERATOR=0 \
                 -I. -I"$rbg/test" -o benchmark reasoner.cpp "$rbg/test/benchmark.cpp" >build.log 2>&1) || {

@@ -23,6 +23,7 @@ use quote::quote;
 use gdl_runtime::{Game, Rng};
 
 use super::queries::{hex_lit, lit_usize};
+use crate::backend::common;
 use crate::bitnet::churn::{self, Estimate};
 use crate::bitnet::schedule::Group;
 use crate::bitnet::Bitnet;
@@ -186,26 +187,10 @@ fn cache_items(state: &Ident, nv: &Literal, doc: &str) -> (TokenStream, TokenStr
 
 /// The evaluation from scratch: one cached evaluation, the last.
 fn full_items(state: &Ident, nw: &Literal, nv: &Literal, eval_calls: &[Ident]) -> TokenStream {
-    let (cache, goal) = cache_items(
-        state,
-        nv,
-        " The last state evaluated on this thread, with its value vector.",
-    );
-    quote! {
-        #cache
-
-        ::std::thread_local! {
-            static EVAL: ::core::cell::RefCell<EvalCache> = const {
-                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
-            };
-            #goal
-        }
-
-        /// Runs `f` on the evaluation of `state` (legal moves, terminal),
-        /// computing it unless it is this thread's last one.
-        #[inline]
-        fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
-            EVAL.with(|cell| {
+    let with = common::thread_local_with(
+        &quote!(EVAL),
+        quote! {
+            |cell| {
                 let mut cache = cell.borrow_mut();
                 if cache.state.as_ref() != Some(state) {
                     let v = &mut cache.v;
@@ -215,9 +200,31 @@ fn full_items(state: &Ident, nw: &Literal, nv: &Literal, eval_calls: &[Ident]) -
                     cache.state = Some(*state);
                 }
                 f(&cache.v)
-            })
+            }
+        },
+    );
+    let (cache, goal) = cache_items(
+        state,
+        nv,
+        " The last state evaluated on this thread, with its value vector.",
+    );
+    quote! {
+            #cache
+
+            ::std::thread_local! {
+                static EVAL: ::core::cell::RefCell<EvalCache> = const {
+                    ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
+                };
+                #goal
+            }
+
+            /// Runs `f` on the evaluation of `state` (legal moves, terminal),
+            /// computing it unless it is this thread's last one.
+            #[inline]
+            fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
+    #with
+            }
         }
-    }
 }
 
 /// The incremental evaluation: two cached evaluations, the new one computed
@@ -228,6 +235,23 @@ fn incremental_items(
     eval_calls: &[Ident],
     est: &Estimate,
 ) -> TokenStream {
+    let with = common::thread_local_with(
+        &quote!(EVAL),
+        quote! {
+            |cell| {
+                let mut evals = cell.borrow_mut();
+                let last = evals.last;
+                if evals.caches[last].state.as_ref() != Some(state) {
+                    if evals.caches[1 - last].state.as_ref() == Some(state) {
+                        evals.last = 1 - last;
+                    } else {
+                        evaluate(&mut evals, state);
+                    }
+                }
+                f(&evals.caches[evals.last].v)
+            }
+        },
+    );
     let mut doc = " Evaluates `state` in place of the nearer of the two cached evaluations, \
                    which becomes the latest."
         .to_owned();
@@ -245,81 +269,70 @@ fn incremental_items(
         " A state evaluated on this thread, with its value vector.",
     );
     quote! {
-        #cache
+            #cache
 
-        /// This thread's last two evaluations; `last` is the index of the
-        /// latest.
-        struct Evals {
-            caches: [EvalCache; 2],
-            last: usize,
-        }
-
-        /// The number of fluents that differ between `state` and the state
-        /// of `cache` (none evaluated: more than any).
-        #[inline]
-        fn distance(cache: &EvalCache, state: &#state) -> u32 {
-            cache.state.as_ref().map_or(u32::MAX, |s| {
-                s.0.iter().zip(&state.0).map(|(a, b)| (a ^ b).count_ones()).sum()
-            })
-        }
-
-        #[doc = #doc]
-        #[inline(never)]
-        fn evaluate(evals: &mut Evals, state: &#state) {
-            // The older on a tie: in turn-taking games it has the same side
-            // to move.
-            let (last, older) = (evals.last, 1 - evals.last);
-            let k = if distance(&evals.caches[older], state) <= distance(&evals.caches[last], state) {
-                older
-            } else {
-                last
-            };
-            evals.last = k;
-            let cache = &mut evals.caches[k];
-            let v = &mut cache.v;
-            let mut d: Values = [0; #nv];
-            if cache.state.is_none() {
-                // Nothing to start from (the values are all false): every
-                // bit counts as changed.
-                d.fill(!0);
+            /// This thread's last two evaluations; `last` is the index of the
+            /// latest.
+            struct Evals {
+                caches: [EvalCache; 2],
+                last: usize,
             }
-            for ((x, dx), &s) in v.iter_mut().zip(d.iter_mut()).zip(&state.0) {
-                *dx |= *x ^ s;
-                *x = s;
-            }
-            #(#eval_calls(v, &mut d);)*
-            cache.state = Some(*state);
-        }
 
-        ::std::thread_local! {
-            static EVAL: ::core::cell::RefCell<Evals> = const {
-                ::core::cell::RefCell::new(Evals {
-                    caches: [
-                        EvalCache { state: None, v: [0; #nv] },
-                        EvalCache { state: None, v: [0; #nv] },
-                    ],
-                    last: 0,
+            /// The number of fluents that differ between `state` and the state
+            /// of `cache` (none evaluated: more than any).
+            #[inline]
+            fn distance(cache: &EvalCache, state: &#state) -> u32 {
+                cache.state.as_ref().map_or(u32::MAX, |s| {
+                    s.0.iter().zip(&state.0).map(|(a, b)| (a ^ b).count_ones()).sum()
                 })
-            };
-            #goal
-        }
+            }
 
-        /// Runs `f` on the evaluation of `state` (legal moves, terminal),
-        /// computing it unless it is one of this thread's last two.
-        #[inline]
-        fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
-            EVAL.with(|cell| {
-                let mut evals = cell.borrow_mut();
-                let last = evals.last;
-                if evals.caches[last].state.as_ref() != Some(state) {
-                    if evals.caches[1 - last].state.as_ref() == Some(state) {
-                        evals.last = 1 - last;
-                    } else {
-                        evaluate(&mut evals, state);
-                    }
+            #[doc = #doc]
+            #[inline(never)]
+            fn evaluate(evals: &mut Evals, state: &#state) {
+                // The older on a tie: in turn-taking games it has the same side
+                // to move.
+                let (last, older) = (evals.last, 1 - evals.last);
+                let k = if distance(&evals.caches[older], state) <= distance(&evals.caches[last], state) {
+                    older
+                } else {
+                    last
+                };
+                evals.last = k;
+                let cache = &mut evals.caches[k];
+                let v = &mut cache.v;
+                let mut d: Values = [0; #nv];
+                if cache.state.is_none() {
+                    // Nothing to start from (the values are all false): every
+                    // bit counts as changed.
+                    d.fill(!0);
                 }
-                f(&evals.caches[evals.last].v)
-            })
+                for ((x, dx), &s) in v.iter_mut().zip(d.iter_mut()).zip(&state.0) {
+                    *dx |= *x ^ s;
+                    *x = s;
+                }
+                #(#eval_calls(v, &mut d);)*
+                cache.state = Some(*state);
+            }
+
+            ::std::thread_local! {
+                static EVAL: ::core::cell::RefCell<Evals> = const {
+                    ::core::cell::RefCell::new(Evals {
+                        caches: [
+                            EvalCache { state: None, v: [0; #nv] },
+                            EvalCache { state: None, v: [0; #nv] },
+                        ],
+                        last: 0,
+                    })
+                };
+                #goal
+            }
+
+            /// Runs `f` on the evaluation of `state` (legal moves, terminal),
+            /// computing it unless it is one of this thread's last two.
+            #[inline]
+            fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
+    #with
+            }
         }
-    }
 }

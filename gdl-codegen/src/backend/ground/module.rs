@@ -376,6 +376,29 @@ fn methods(
         next_patches,
         ..
     } = calls;
+    let goal_with = common::thread_local_with(
+        &quote!(GOAL_EVAL),
+        quote! {
+            |cell| {
+                let mut cache = cell.borrow_mut();
+                if cache.state.as_ref() != Some(state) {
+                    cache.v = with_values(state, |e| *e);
+                    #(#goal_calls(&mut cache.v);)*
+                    cache.state = Some(*state);
+                }
+                let mut found = None;
+                for &(value, bit) in goals.iter() {
+                    if test(&cache.v, bit) {
+                        if found.is_some() {
+                            return #rt::Goal::Ambiguous;
+                        }
+                        found = Some(value);
+                    }
+                }
+                found.map_or(#rt::Goal::None, #rt::Goal::Value)
+            }
+        },
+    );
     quote! {
         fn initial_state(&self) -> #state {
             #state(INIT)
@@ -397,24 +420,7 @@ fn methods(
             let Some(goals) = GOALS.get(role) else {
                 return #rt::Goal::None;
             };
-            GOAL_EVAL.with(|cell| {
-                let mut cache = cell.borrow_mut();
-                if cache.state.as_ref() != Some(state) {
-                    cache.v = with_values(state, |e| *e);
-                    #(#goal_calls(&mut cache.v);)*
-                    cache.state = Some(*state);
-                }
-                let mut found = None;
-                for &(value, bit) in goals.iter() {
-                    if test(&cache.v, bit) {
-                        if found.is_some() {
-                            return #rt::Goal::Ambiguous;
-                        }
-                        found = Some(value);
-                    }
-                }
-                found.map_or(#rt::Goal::None, #rt::Goal::Value)
-            })
+            #goal_with
         }
 
         fn apply_unchecked(&self, state: &mut #state, joint: &[#rt::Move]) {

@@ -399,11 +399,17 @@ fn methods(
             }
         },
     );
+    // The per-ply queries are `#[inline]`: the drivers that call them
+    // (playouts, perft, search) are generic, instantiated in another codegen
+    // unit, and a call they cannot inline costs its frame and keeps the move
+    // vector's fields in memory (connect four: 13.0 K instructions a playout
+    // against 11.6 K).
     quote! {
         fn initial_state(&self) -> #state {
             #state(INIT)
         }
 
+        #[inline]
         fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
             out.clear();
             with_values(state, |v| match role {
@@ -412,6 +418,7 @@ fn methods(
             });
         }
 
+        #[inline]
         fn is_terminal(&self, state: &#state) -> bool {
             with_values(state, |v| test(v, TERMINAL))
         }
@@ -423,6 +430,7 @@ fn methods(
             #goal_with
         }
 
+        #[inline]
         fn apply_unchecked(&self, state: &mut #state, joint: &[#rt::Move]) {
             let mut v = with_values(state, |e| *e);
             for ((mv, &base), &count) in joint.iter().zip(DOES_BASE.iter()).zip(NUM_MOVES.iter()) {

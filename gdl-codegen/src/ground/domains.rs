@@ -111,7 +111,7 @@ pub enum Scope {
 /// Computes static relations exactly and over-approximations of `base`,
 /// `input` and every dynamic relation.
 pub fn compute(program: &Program, budget: &Budget) -> Result<Domains, GroundError> {
-    compute_scoped(program, budget, Scope::All, &Relaxation::default())
+    compute_scoped(program, budget, Scope::All, &Relaxation::default(), &mut 0)
 }
 
 /// How far the relaxed fixpoint of [`compute_scoped`] departs from the
@@ -145,12 +145,14 @@ impl Relaxation {
 }
 
 /// [`compute`], over the relations of `scope` only (the others stay empty).
-/// `relax` says which relations are deferred or loose.
+/// `relax` says which relations are deferred or loose; `work` is set to the
+/// join work the fixpoint did, whether it finished or not.
 pub fn compute_scoped(
     program: &Program,
     budget: &Budget,
     scope: Scope,
     relax: &Relaxation,
+    work: &mut u64,
 ) -> Result<Domains, GroundError> {
     let n = program.preds.len();
     let base_rel = n;
@@ -268,7 +270,9 @@ pub fn compute_scoped(
     }
     let mut db = Db::new(terms, names);
     db.max_work = budget.max_work;
-    db.solve(&relaxed, budget)?;
+    let solved_or = db.solve(&relaxed, budget);
+    *work = db.work;
+    solved_or?;
     Ok(Domains {
         db,
         dynamic,

@@ -209,22 +209,22 @@ fn full_items(state: &Ident, nw: &Literal, nv: &Literal, eval_calls: &[Ident]) -
         " The last state evaluated on this thread, with its value vector.",
     );
     quote! {
-            #cache
+        #cache
 
-            ::std::thread_local! {
-                static EVAL: ::core::cell::RefCell<EvalCache> = const {
-                    ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
-                };
-                #goal
-            }
-
-            /// Runs `f` on the evaluation of `state` (legal moves, terminal),
-            /// computing it unless it is this thread's last one.
-            #[inline]
-            fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
-    #with
-            }
+        ::std::thread_local! {
+            static EVAL: ::core::cell::RefCell<EvalCache> = const {
+                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
+            };
+            #goal
         }
+
+        /// Runs `f` on the evaluation of `state` (legal moves, terminal),
+        /// computing it unless it is this thread's last one.
+        #[inline]
+        fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
+            #with
+        }
+    }
 }
 
 /// The incremental evaluation: two cached evaluations, the new one computed
@@ -269,70 +269,70 @@ fn incremental_items(
         " A state evaluated on this thread, with its value vector.",
     );
     quote! {
-            #cache
+        #cache
 
-            /// This thread's last two evaluations; `last` is the index of the
-            /// latest.
-            struct Evals {
-                caches: [EvalCache; 2],
-                last: usize,
-            }
-
-            /// The number of fluents that differ between `state` and the state
-            /// of `cache` (none evaluated: more than any).
-            #[inline]
-            fn distance(cache: &EvalCache, state: &#state) -> u32 {
-                cache.state.as_ref().map_or(u32::MAX, |s| {
-                    s.0.iter().zip(&state.0).map(|(a, b)| (a ^ b).count_ones()).sum()
-                })
-            }
-
-            #[doc = #doc]
-            #[inline(never)]
-            fn evaluate(evals: &mut Evals, state: &#state) {
-                // The older on a tie: in turn-taking games it has the same side
-                // to move.
-                let (last, older) = (evals.last, 1 - evals.last);
-                let k = if distance(&evals.caches[older], state) <= distance(&evals.caches[last], state) {
-                    older
-                } else {
-                    last
-                };
-                evals.last = k;
-                let cache = &mut evals.caches[k];
-                let v = &mut cache.v;
-                let mut d: Values = [0; #nv];
-                if cache.state.is_none() {
-                    // Nothing to start from (the values are all false): every
-                    // bit counts as changed.
-                    d.fill(!0);
-                }
-                for ((x, dx), &s) in v.iter_mut().zip(d.iter_mut()).zip(&state.0) {
-                    *dx |= *x ^ s;
-                    *x = s;
-                }
-                #(#eval_calls(v, &mut d);)*
-                cache.state = Some(*state);
-            }
-
-            ::std::thread_local! {
-                static EVAL: ::core::cell::RefCell<Evals> = const {
-                    ::core::cell::RefCell::new(Evals {
-                        caches: [
-                            EvalCache { state: None, v: [0; #nv] },
-                            EvalCache { state: None, v: [0; #nv] },
-                        ],
-                        last: 0,
-                    })
-                };
-                #goal
-            }
-
-            /// Runs `f` on the evaluation of `state` (legal moves, terminal),
-            /// computing it unless it is one of this thread's last two.
-            #[inline]
-            fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
-    #with
-            }
+        /// This thread's last two evaluations; `last` is the index of the
+        /// latest.
+        struct Evals {
+            caches: [EvalCache; 2],
+            last: usize,
         }
+
+        /// The number of fluents that differ between `state` and the state
+        /// of `cache` (none evaluated: more than any).
+        #[inline]
+        fn distance(cache: &EvalCache, state: &#state) -> u32 {
+            cache.state.as_ref().map_or(u32::MAX, |s| {
+                s.0.iter().zip(&state.0).map(|(a, b)| (a ^ b).count_ones()).sum()
+            })
+        }
+
+        #[doc = #doc]
+        #[inline(never)]
+        fn evaluate(evals: &mut Evals, state: &#state) {
+            // The older on a tie: in turn-taking games it has the same side
+            // to move.
+            let (last, older) = (evals.last, 1 - evals.last);
+            let k = if distance(&evals.caches[older], state) <= distance(&evals.caches[last], state) {
+                older
+            } else {
+                last
+            };
+            evals.last = k;
+            let cache = &mut evals.caches[k];
+            let v = &mut cache.v;
+            let mut d: Values = [0; #nv];
+            if cache.state.is_none() {
+                // Nothing to start from (the values are all false): every
+                // bit counts as changed.
+                d.fill(!0);
+            }
+            for ((x, dx), &s) in v.iter_mut().zip(d.iter_mut()).zip(&state.0) {
+                *dx |= *x ^ s;
+                *x = s;
+            }
+            #(#eval_calls(v, &mut d);)*
+            cache.state = Some(*state);
+        }
+
+        ::std::thread_local! {
+            static EVAL: ::core::cell::RefCell<Evals> = const {
+                ::core::cell::RefCell::new(Evals {
+                    caches: [
+                        EvalCache { state: None, v: [0; #nv] },
+                        EvalCache { state: None, v: [0; #nv] },
+                    ],
+                    last: 0,
+                })
+            };
+            #goal
+        }
+
+        /// Runs `f` on the evaluation of `state` (legal moves, terminal),
+        /// computing it unless it is one of this thread's last two.
+        #[inline]
+        fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
+            #with
+        }
+    }
 }

@@ -240,6 +240,7 @@ const MAX_DEFERRALS: usize = 8;
 /// the strict fixpoint gave up after 78 M join steps, in 10 s; loosened it
 /// ran 974 M steps, 66 s, before giving up too; left to run time the
 /// fixpoint takes 25 ms.)
+///
 /// `total` adds up the join work of every attempt.
 fn relaxed_domains(
     program: &Program,

@@ -239,7 +239,8 @@ const MAX_DEFERRALS: usize = 8;
 /// not, the relation is better left to run time. (Merrills' `count_loop`:
 /// the strict fixpoint gave up after 78 M join steps, in 10 s; loosened it
 /// ran 974 M steps, 66 s, before giving up too; left to run time the
-/// fixpoint takes 25 ms.)
+/// fixpoint takes 25 ms.) Where nothing can be left to run time instead, the
+/// loose derivation is run again with the whole budget.
 ///
 /// `total` adds up the join work of every attempt.
 fn relaxed_domains(
@@ -262,6 +263,7 @@ fn relaxed_domains(
             Ok(dom) => return Ok(dom),
             Err(e) => e,
         };
+        let capped = attempt.max_work < budget.max_work;
         attempt = *budget;
         let GroundError::Budget { relation, .. } = &e;
         let failed = (0..n).find(|&p| domains::rel_name(program, PredId(p as u32)) == *relation);
@@ -273,6 +275,9 @@ fn relaxed_domains(
             Some(p)
                 if !relax.deferred[p]
                     && defer::defer(program, &dynamic, p, &mut relax.deferred) => {}
+            // Nothing can be left to run time in place of the capped loose
+            // derivation: it gets the whole budget, as before the cap.
+            _ if capped => {}
             _ => return Err(e),
         }
     }

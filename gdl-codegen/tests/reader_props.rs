@@ -405,7 +405,13 @@ impl Noise<'_> {
     fn description(&mut self, d: &Description) -> String {
         let mut out = String::new();
         for r in &d.rules {
-            self.space(&mut out, false);
+            // A fact written as a bare name right after another would read
+            // as one longer name (`cell` then `cell`: `cellcell`).
+            let after_name = out
+                .chars()
+                .last()
+                .is_some_and(|c| !c.is_whitespace() && c != ')');
+            self.space(&mut out, after_name);
             if !r.implication {
                 self.sentence(&mut out, &r.head);
                 continue;

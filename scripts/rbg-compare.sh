@@ -23,6 +23,10 @@
 #
 # The RBG binaries are built under $RBG_BUILD (default /tmp/rbg-bin);
 # RBG_GAMES (RBG names, space-separated) limits the run to those games.
+# RBG_ROUNDS=N (default 1) alternates the two engines N times per game and
+# prints the median of each engine's rates: on a shared machine one pair
+# of runs can catch a change of load between its two halves (connect four
+# read 0.90 to 1.01 in single pairs on one afternoon).
 set -u
 if [ $# -lt 1 ]; then
     echo "usage: $0 RBG2CPP_DIR [SECONDS]" >&2
@@ -59,6 +63,12 @@ widen_connect4() {
     sed 's/\[e,e,e,e,e,e,e\]/[e,e,e,e,e,e,e,e]/' "$rbg/rbgGames/games/connect4.rbg" >"$1" &&
         [ "$(grep -c '\[e,e,e,e,e,e,e,e\]' "$1")" -eq 6 ]
 }
+# The median of the numbers given (the lower middle one of an even count);
+# empty if any is missing.
+median() {
+    for x in "$@"; do [ -n "$x" ] || return 0; done
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+}
 out=$(mktemp -d)
 printf 'game\tours_playouts_s\trbg_playouts_s\tours/rbg_playouts\tours_states_s\trbg_states_s\tours/rbg_states\n'
 for entry in "${games[@]}"; do
@@ -81,13 +91,18 @@ for entry in "${games[@]}"; do
             continue
         }
     fi
-    "${pin[@]}" "$dir/benchmark" $((secs * 1000)) >"$out/rbg.txt" 2>&1
-    "${pin[@]}" "$bin" bench "$kif" --reasoner compiled --seconds "$secs" --seed 1 --json \
-        >"$out/ours.json" 2>"$out/ours.err"
-    rp=$(rbg_field "$out/rbg.txt" playouts)
-    rs=$(rbg_field "$out/rbg.txt" states)
-    op=$(ours_field "$out/ours.json" playouts_per_sec)
-    os=$(ours_field "$out/ours.json" states_per_sec)
+    rps=() rss=() ops=() oss=()
+    for ((round = 0; round < ${RBG_ROUNDS:-1}; round++)); do
+        "${pin[@]}" "$dir/benchmark" $((secs * 1000)) >"$out/rbg.txt" 2>&1
+        "${pin[@]}" "$bin" bench "$kif" --reasoner compiled --seconds "$secs" --seed 1 --json \
+            >"$out/ours.json" 2>"$out/ours.err"
+        rps+=("$(rbg_field "$out/rbg.txt" playouts)")
+        rss+=("$(rbg_field "$out/rbg.txt" states)")
+        ops+=("$(ours_field "$out/ours.json" playouts_per_sec)")
+        oss+=("$(ours_field "$out/ours.json" states_per_sec)")
+    done
+    rp=$(median "${rps[@]}") rs=$(median "${rss[@]}")
+    op=$(median "${ops[@]}") os=$(median "${oss[@]}")
     if [ -z "$rp" ] || [ -z "$op" ]; then
         echo "$name: no figures (see $out)" >&2
         continue

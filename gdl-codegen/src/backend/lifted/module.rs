@@ -919,112 +919,112 @@ fn ev_items(
         },
     );
     quote! {
-            #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-            use #rt::lifted::{push_new, rows, set_bits_in, value_span, Keyed, Memo, Span, NONE};
+        #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
+        use #rt::lifted::{push_new, rows, set_bits_in, value_span, Keyed, Memo, Span, NONE};
 
-            /// The evaluation of the rules in one state, with one joint move
-            /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
-            /// been computed so far, by relation and bound arguments.
-            struct Ev {
-                /// The state, shared with the scans running over it (a scan
-                /// holds a count, not a copy, while its loop calls on).
-                state: ::std::rc::Rc<[u64; #nw]>,
-                joint: [u32; #nr],
-                /// Recursive tests run without a memo so far (see
-                /// `UNMEMOIZED_CALLS`).
-                calls: u32,
-                /// A buffer for the legal move terms of a role.
-                terms: ::std::vec::Vec<u32>,
-                #(#fields,)*
-            }
-
-            #limits
-
-            ::std::thread_local! {
-                /// Each thread's evaluation of the state it last queried: the
-                /// queries of one state (every role's legal moves, terminal,
-                /// goals) share what they compute.
-                static STATE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
-                /// Each thread's evaluation of its last transition.
-                static MOVE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
-            }
-
-            /// Runs `f` on `cell`'s evaluation, reset unless it is of `state`
-            /// and `joint` already.
-            fn with_ev<R>(
-                cell: &'static ::std::thread::LocalKey<::core::cell::RefCell<Ev>>,
-                state: &[u64; #nw],
-                joint: &[u32; #nr],
-                f: impl FnOnce(&mut Ev) -> R,
-            ) -> R {
-    #with_ev_body
-            }
-
-            #[allow(unused_variables, unused_mut, clippy::collapsible_if, clippy::needless_range_loop, clippy::too_many_arguments, reason = "rule bodies are printed as they come")]
-            impl Ev {
-                fn new() -> Self {
-                    Ev {
-                        state: ::std::rc::Rc::new([!0; #nw]),
-                        joint: [NONE; #nr],
-                        calls: 0,
-                        terms: ::std::vec::Vec::new(),
-                        #(#names: ::core::default::Default::default(),)*
-                    }
-                }
-
-                /// Forgets what was computed (keeping the tables' memory).
-                fn reset(&mut self, state: &[u64; #nw], joint: &[u32; #nr]) {
-                    // No scan runs between states: the count is one, and
-                    // the state is written in place.
-                    *::std::rc::Rc::make_mut(&mut self.state) = *state;
-                    self.joint = *joint;
-                    self.calls = 0;
-                    #(#resets)*
-                }
-
-                #[allow(dead_code, reason = "the helpers a game's rules need vary")]
-            /// Whether the fluent term `t` holds.
-                fn holds(&self, t: u32) -> bool {
-                    let f = fluent_of(t);
-                    f != NONE && (self.state[(f >> 6) as usize] >> (f & 63)) & 1 != 0
-                }
-
-                #[allow(dead_code, reason = "the helpers a game's rules need vary")]
-            /// Whether role term `r` plays move term `m`.
-                fn does(&self, r: u32, m: u32) -> bool {
-                    self.joint
-                        .iter()
-                        .enumerate()
-                        .any(|(i, &x)| x != NONE && ROLE_TERM.get(i) == Some(&r) && x == m)
-                }
-
-                #queries
-                #(#fns)*
-            }
-
-            #[allow(dead_code, reason = "the helpers a game's rules need vary")]
-            /// The functor of term `t` (`NONE` for a constant).
-            fn functor(t: u32) -> u32 {
-                FUNCTOR.get(t as usize).copied().unwrap_or(NONE)
-            }
-
-            #[allow(dead_code, reason = "the helpers a game's rules need vary")]
-            /// The arguments of term `t`.
-            fn args(t: u32) -> &'static [u32] {
-                let t = t as usize;
-                match (ARG_START.get(t), ARG_START.get(t + 1)) {
-                    (Some(&a), Some(&b)) => &ARGS[a as usize..b as usize],
-                    _ => &[],
-                }
-            }
-
-            #[allow(dead_code, reason = "the helpers a game's rules need vary")]
-            /// The fluent id of term `t` (`NONE` if it is not a fluent).
-            fn fluent_of(t: u32) -> u32 {
-                FLUENT_OF.get(t as usize).copied().unwrap_or(NONE)
-            }
-
+        /// The evaluation of the rules in one state, with one joint move
+        /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
+        /// been computed so far, by relation and bound arguments.
+        struct Ev {
+            /// The state, shared with the scans running over it (a scan
+            /// holds a count, not a copy, while its loop calls on).
+            state: ::std::rc::Rc<[u64; #nw]>,
+            joint: [u32; #nr],
+            /// Recursive tests run without a memo so far (see
+            /// `UNMEMOIZED_CALLS`).
+            calls: u32,
+            /// A buffer for the legal move terms of a role.
+            terms: ::std::vec::Vec<u32>,
+            #(#fields,)*
         }
+
+        #limits
+
+        ::std::thread_local! {
+            /// Each thread's evaluation of the state it last queried: the
+            /// queries of one state (every role's legal moves, terminal,
+            /// goals) share what they compute.
+            static STATE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
+            /// Each thread's evaluation of its last transition.
+            static MOVE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
+        }
+
+        /// Runs `f` on `cell`'s evaluation, reset unless it is of `state`
+        /// and `joint` already.
+        fn with_ev<R>(
+            cell: &'static ::std::thread::LocalKey<::core::cell::RefCell<Ev>>,
+            state: &[u64; #nw],
+            joint: &[u32; #nr],
+            f: impl FnOnce(&mut Ev) -> R,
+        ) -> R {
+            #with_ev_body
+        }
+
+        #[allow(unused_variables, unused_mut, clippy::collapsible_if, clippy::needless_range_loop, clippy::too_many_arguments, reason = "rule bodies are printed as they come")]
+        impl Ev {
+            fn new() -> Self {
+                Ev {
+                    state: ::std::rc::Rc::new([!0; #nw]),
+                    joint: [NONE; #nr],
+                    calls: 0,
+                    terms: ::std::vec::Vec::new(),
+                    #(#names: ::core::default::Default::default(),)*
+                }
+            }
+
+            /// Forgets what was computed (keeping the tables' memory).
+            fn reset(&mut self, state: &[u64; #nw], joint: &[u32; #nr]) {
+                // No scan runs between states: the count is one, and
+                // the state is written in place.
+                *::std::rc::Rc::make_mut(&mut self.state) = *state;
+                self.joint = *joint;
+                self.calls = 0;
+                #(#resets)*
+            }
+
+            #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+            /// Whether the fluent term `t` holds.
+            fn holds(&self, t: u32) -> bool {
+                let f = fluent_of(t);
+                f != NONE && (self.state[(f >> 6) as usize] >> (f & 63)) & 1 != 0
+            }
+
+            #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+            /// Whether role term `r` plays move term `m`.
+            fn does(&self, r: u32, m: u32) -> bool {
+                self.joint
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &x)| x != NONE && ROLE_TERM.get(i) == Some(&r) && x == m)
+            }
+
+            #queries
+            #(#fns)*
+        }
+
+        #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+        /// The functor of term `t` (`NONE` for a constant).
+        fn functor(t: u32) -> u32 {
+            FUNCTOR.get(t as usize).copied().unwrap_or(NONE)
+        }
+
+        #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+        /// The arguments of term `t`.
+        fn args(t: u32) -> &'static [u32] {
+            let t = t as usize;
+            match (ARG_START.get(t), ARG_START.get(t + 1)) {
+                (Some(&a), Some(&b)) => &ARGS[a as usize..b as usize],
+                _ => &[],
+            }
+        }
+
+        #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+        /// The fluent id of term `t` (`NONE` if it is not a fluent).
+        fn fluent_of(t: u32) -> u32 {
+            FLUENT_OF.get(t as usize).copied().unwrap_or(NONE)
+        }
+
+    }
 }
 
 /// Role constants, the game and state types, the text tables.

@@ -106,3 +106,38 @@ fn a_relation_too_large_to_derive_is_evaluated_at_run_time() {
         outcome(&lifted)
     );
 }
+
+/// laikLee_hex's rules build lists at run time: `connection` walks the
+/// board keeping the cells it has visited in a list, which `append_el`
+/// extends and `isList` (lists of up to 25 cells: no compile-time universe
+/// holds them) checks. The lifted back end leaves them to run time, with
+/// the terms they build in the evaluation's store: the game compiles, plays
+/// the interpreter's seeded matches and replays GGP-Base's trace.
+#[test]
+fn a_game_building_lists_at_run_time_compiles_lifted() {
+    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared");
+    let game = shared.join("games/ggp-repository-base/laikLee_hex.kif");
+    let trace = shared.join("conformance/ggp-repository-base/laikLee_hex.trace");
+    let (game, trace) = (game.display().to_string(), trace.display().to_string());
+    let cache = cache_dir("lists");
+    let options = ["--playouts", "100", "--seed", "5"];
+    let play = |reasoner: &str| play(&game, &cache, reasoner, &options);
+    let (lifted, interpreted) = (play("lifted"), play("interpreter"));
+    assert_eq!(outcome(&lifted), outcome(&interpreted));
+    assert!(
+        outcome(&lifted).contains("goals: blue"),
+        "{}",
+        outcome(&lifted)
+    );
+    let replay = gdl_codegen(&[
+        "replay",
+        &game,
+        &trace,
+        "--reasoner",
+        "lifted",
+        "--cache-dir",
+        &cache,
+    ]);
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert!(text.contains(": ok: 2 match(es)"), "{text}");
+}

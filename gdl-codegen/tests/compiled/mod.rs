@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use gdl_codegen::backend::ground::EmitOptions;
 use gdl_codegen::front::Options;
+use gdl_codegen::ground::budget::Budget;
 use gdl_codegen::session::{self, Backend, CodegenOptions};
 
 /// The shared directory (`../shared` next to the repository).
@@ -51,6 +52,8 @@ pub struct GameSpec {
     pub case_sensitive: bool,
     /// Conformance traces the compiled code must replay.
     pub traces: Vec<PathBuf>,
+    /// A grounding budget (`--max-rules`) other than the default.
+    pub max_rules: Option<usize>,
 }
 
 impl GameSpec {
@@ -62,6 +65,7 @@ impl GameSpec {
             path: games().join(rel),
             case_sensitive: false,
             traces: conformance_traces(rel),
+            max_rules: None,
         }
     }
 
@@ -76,6 +80,15 @@ impl GameSpec {
             path: test_games().join(name),
             case_sensitive,
             traces: Vec::new(),
+            max_rules: None,
+        }
+    }
+
+    /// The same game under the grounding budget `max_rules`.
+    pub fn with_max_rules(self, max_rules: usize) -> GameSpec {
+        GameSpec {
+            max_rules: Some(max_rules),
+            ..self
         }
     }
 
@@ -139,7 +152,9 @@ pub fn generate_incremental(
             ..EmitOptions::default()
         },
         backend,
-        ..CodegenOptions::default()
+        budget: spec.max_rules.map_or_else(Budget::default, |n| {
+            Budget::new(n, Budget::DEFAULT_MAX_MEMORY)
+        }),
     };
     session::generate(&spec.label, &bytes, &options)
         .map(|g| g.code)

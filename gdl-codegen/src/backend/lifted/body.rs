@@ -125,7 +125,26 @@ impl<'r> Body<'r> {
                     return quote!(#t);
                 }
                 let vals: Vec<TokenStream> = args.iter().map(|a| self.value(a)).collect();
-                match self.reg.make_table(*f, args.len()) {
+                let make = self.reg.make_table(*f, args.len());
+                if self.reg.run_time_terms {
+                    // The universe's term, or else one of the evaluation's.
+                    let Some(fid) = self.reg.functor(*f, args.len()) else {
+                        return quote!(NONE);
+                    };
+                    let fid = lit(fid);
+                    let made = match make {
+                        Some(make) => {
+                            let each = (0..args.len()).map(Literal::usize_unsuffixed);
+                            quote!(#make(#(a[#each]),*))
+                        }
+                        None => quote!(NONE),
+                    };
+                    return quote!({
+                        let a = [#(#vals),*];
+                        self.make_term(#made, #fid, &a)
+                    });
+                }
+                match make {
                     Some(make) => quote!(#make(#(#vals),*)),
                     None => quote!(NONE),
                 }
@@ -172,8 +191,16 @@ impl<'r> Body<'r> {
                 let xs = self.fresh("x");
                 let fid = lit(fid);
                 self.wraps.push(Wrap::Let(t.clone(), value));
-                self.wraps.push(Wrap::If(quote!(functor(#t) == #fid)));
-                self.wraps.push(Wrap::Let(xs.clone(), quote!(args(#t))));
+                if self.reg.run_time_terms {
+                    let n = Literal::usize_unsuffixed(args.len());
+                    self.wraps
+                        .push(Wrap::If(quote!(self.functor_of(#t) == #fid)));
+                    self.wraps
+                        .push(Wrap::Let(xs.clone(), quote!(self.args_of::<#n>(#t))));
+                } else {
+                    self.wraps.push(Wrap::If(quote!(functor(#t) == #fid)));
+                    self.wraps.push(Wrap::Let(xs.clone(), quote!(args(#t))));
+                }
                 for (i, a) in args.iter().enumerate() {
                     let i = Literal::usize_unsuffixed(i);
                     self.matching(a, quote!(#xs[#i]));

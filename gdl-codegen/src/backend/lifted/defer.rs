@@ -17,7 +17,13 @@
 //!   relation is deferred too);
 //! - none of `role`, `init`, `legal`, `next`, `base`, `input` is deferred;
 //! - no deferred rule builds a term with a variable in its head, so that
-//!   every tuple it derives at run time is made of terms of the universe.
+//!   every tuple it derives at run time is made of terms of the universe;
+//!   or else, as a last resort, the generated code builds such terms at run
+//!   time ([`builds_terms`]): laikLee_hex's `append_el` and `isList` over
+//!   lists of up to 25 cells, which no compile-time universe can hold. The
+//!   terms stay within the deferred relations and the tests that read them:
+//!   no move or fluent can be one, since none of the relations above is
+//!   deferred and no rule outside may bind a variable through them.
 
 use crate::front::ir::{Literal, Program, Rule, Term};
 use crate::front::symbols::Keyword;
@@ -25,9 +31,16 @@ use crate::front::symbols::Keyword;
 /// Marks `failed` (the relation whose derivation went over the budget) and
 /// what must go with it in `deferred`; `dynamic` is
 /// [`dynamic_relations`](crate::ground::domains::dynamic_relations) of the
-/// program. Returns false, leaving `deferred` unusable, when the game
-/// cannot do without deriving them.
-pub fn defer(program: &Program, dynamic: &[bool], failed: usize, deferred: &mut [bool]) -> bool {
+/// program; `run_time_terms` allows deferred rules to build terms. Returns
+/// false, leaving `deferred` unusable, when the game cannot do without
+/// deriving them.
+pub fn defer(
+    program: &Program,
+    dynamic: &[bool],
+    failed: usize,
+    deferred: &mut [bool],
+    run_time_terms: bool,
+) -> bool {
     deferred[failed] = true;
     loop {
         let mut changed = false;
@@ -57,12 +70,17 @@ pub fn defer(program: &Program, dynamic: &[bool], failed: usize, deferred: &mut 
         .iter()
         .filter_map(|&k| program.keyword_pred(k))
         .any(|p| deferred[p.0 as usize]);
-    !core
-        && program
-            .rules
-            .iter()
-            .filter(|r| deferred[r.head.pred.0 as usize])
-            .all(|r| r.head.args.iter().all(flat))
+    !core && (run_time_terms || !builds_terms(program, deferred))
+}
+
+/// Whether a rule of a deferred relation builds a term at run time: a head
+/// argument with a variable inside a function term.
+pub fn builds_terms(program: &Program, deferred: &[bool]) -> bool {
+    program
+        .rules
+        .iter()
+        .filter(|r| deferred[r.head.pred.0 as usize])
+        .any(|r| !r.head.args.iter().all(flat))
 }
 
 /// Whether the rule's body names a deferred relation.
@@ -133,7 +151,13 @@ mod tests {
     /// and the relations it marks.
     fn try_defer(p: &Program, name: &str) -> (bool, Vec<bool>) {
         let mut d = vec![false; p.preds.len()];
-        let ok = defer(p, &domains::dynamic_relations(p), pred(p, name), &mut d);
+        let ok = defer(
+            p,
+            &domains::dynamic_relations(p),
+            pred(p, name),
+            &mut d,
+            false,
+        );
         (ok, d)
     }
 
@@ -181,5 +205,10 @@ mod tests {
              (<= (goal r 100) (true (c 2)))",
         );
         assert!(!try_defer(&p, "wrap").0);
+        // Unless the generated code may build terms at run time.
+        let mut d = vec![false; p.preds.len()];
+        let dynamic = domains::dynamic_relations(&p);
+        assert!(defer(&p, &dynamic, pred(&p, "wrap"), &mut d, true));
+        assert!(builds_terms(&p, &d));
     }
 }

@@ -75,6 +75,11 @@ pub struct Facts {
     pub domain_work: u64,
     /// Whether names keep their case.
     pub case_sensitive: bool,
+    /// Per program relation left to run time whose rules build terms (see
+    /// [`defer::builds_terms`]), per argument: the most variables a head
+    /// builds a term of there (0 where every head's argument is flat).
+    /// All `None` when no rule builds terms at run time.
+    pub built_leaves: Vec<Option<Vec<u32>>>,
 }
 
 /// What a guard tests: its relation's arguments at `columns`.
@@ -97,7 +102,8 @@ impl Facts {
             ..*budget
         };
         let mut domain_work = 0;
-        let mut dom = relaxed_domains(program, &budget, &mut domain_work)?;
+        let (mut dom, deferred) = relaxed_domains(program, &budget, &mut domain_work)?;
+        let built = built_leaves(program, &deferred);
         let n = program.preds.len();
         let (guards, recursive) = guards::compute(&mut dom, n, &budget);
         let mut rules = compile_rules(program, &mut dom);
@@ -108,7 +114,11 @@ impl Facts {
                 r.body.insert(0, g.literal((n + k) as u32, &r.head));
             }
         }
-        let universe = Universe::new(program, &dom);
+        let universe = Universe::new(
+            program,
+            &dom,
+            built.iter().any(Option::is_some).then_some(&rules),
+        );
         let mut rules: Vec<CRule> = rules.iter().map(|r| universe.map_rule(r)).collect();
         let db = &dom.db;
         let gen = |t: u32| universe.id_of[t as usize];
@@ -217,8 +227,65 @@ impl Facts {
             case_sensitive: program.symbols.is_case_sensitive(),
             universe,
             domain_work,
+            built_leaves: built,
         })
     }
+}
+
+/// [`Facts::built_leaves`] of the relations `deferred`: where a head
+/// builds a term, its variables; where it passes on a variable that a body
+/// literal reads at such an argument, that argument's count (laikLee_hex's
+/// `connection2` gets its lists from `isList`), to a fixpoint.
+fn built_leaves(program: &Program, deferred: &[bool]) -> Vec<Option<Vec<u32>>> {
+    use crate::front::ir::{Literal, Term};
+    let mut out: Vec<Option<Vec<u32>>> = vec![None; program.preds.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for rule in &program.rules {
+            let p = rule.head.pred.0 as usize;
+            if !deferred[p] {
+                continue;
+            }
+            for (i, t) in rule.head.args.iter().enumerate() {
+                let leaves = match t {
+                    Term::Const(_) => 0,
+                    _ if t.is_ground() => 0,
+                    Term::Var(v) => rule
+                        .body
+                        .iter()
+                        .filter_map(|l| match l {
+                            Literal::Pos(a) => Some(a),
+                            _ => None,
+                        })
+                        .flat_map(|a| {
+                            let of = out[a.pred.0 as usize].as_deref().unwrap_or(&[]);
+                            a.args
+                                .iter()
+                                .zip(of)
+                                .filter(|(x, _)| matches!(x, Term::Var(w) if w == v))
+                                .map(|(_, &l)| l)
+                        })
+                        .max()
+                        .unwrap_or(0),
+                    _ => {
+                        let mut vars = 0;
+                        t.for_each_var(&mut |_| vars += 1);
+                        vars
+                    }
+                };
+                if leaves == 0 {
+                    continue;
+                }
+                let row = out[p].get_or_insert_with(|| vec![0; rule.head.args.len()]);
+                if leaves > row[i] {
+                    row[i] = leaves;
+                    changed = true;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Largest relaxed extension kept for the planner's estimates.
@@ -243,11 +310,12 @@ const MAX_DEFERRALS: usize = 8;
 /// loose derivation is run again with the whole budget.
 ///
 /// `total` adds up the join work of every attempt.
+/// Returns the domains and the relations left to run time.
 fn relaxed_domains(
     program: &Program,
     budget: &Budget,
     total: &mut u64,
-) -> Result<Domains, GroundError> {
+) -> Result<(Domains, Vec<bool>), GroundError> {
     let n = program.preds.len();
     let mut relax = Relaxation {
         deferred: vec![false; n],
@@ -260,13 +328,14 @@ fn relaxed_domains(
         let tried = domains::compute_scoped(program, &attempt, Scope::Inputs, &relax, &mut work);
         *total += work;
         let e = match tried {
-            Ok(dom) => return Ok(dom),
+            Ok(dom) => return Ok((dom, relax.deferred)),
             Err(e) => e,
         };
         let capped = attempt.max_work < budget.max_work;
         attempt = *budget;
         let GroundError::Budget { relation, .. } = &e;
         let failed = (0..n).find(|&p| domains::rel_name(program, PredId(p as u32)) == *relation);
+        let before = relax.deferred.clone();
         match failed {
             Some(p) if dynamic[p] && !relax.loose[p] => {
                 relax.loose[p] = true;
@@ -274,17 +343,24 @@ fn relaxed_domains(
             }
             Some(p)
                 if !relax.deferred[p]
-                    && defer::defer(program, &dynamic, p, &mut relax.deferred) => {}
+                    && defer::defer(program, &dynamic, p, &mut relax.deferred, false) => {}
             // Nothing can be left to run time in place of the capped loose
             // derivation: it gets the whole budget, as before the cap.
             _ if capped => {}
+            // The last resort: terms built at run time.
+            Some(p) if !before[p] => {
+                relax.deferred = before;
+                if !defer::defer(program, &dynamic, p, &mut relax.deferred, true) {
+                    return Err(e);
+                }
+            }
             _ => return Err(e),
         }
     }
     let mut work = 0;
     let last = domains::compute_scoped(program, budget, Scope::Inputs, &relax, &mut work);
     *total += work;
-    last
+    Ok((last?, relax.deferred))
 }
 
 fn pats(
@@ -327,8 +403,10 @@ fn compile_rules(program: &Program, dom: &mut Domains) -> Vec<CRule> {
 }
 
 impl Universe {
-    /// Numbers the constants and function terms of the domain's store.
-    fn new(program: &Program, dom: &Domains) -> Universe {
+    /// Numbers the constants and function terms of the domain's store;
+    /// with `rules` (when terms are built at run time), also every functor
+    /// their patterns name, after the store's.
+    fn new(program: &Program, dom: &Domains, rules: Option<&Vec<CRule>>) -> Universe {
         let terms = &dom.db.terms;
         let mut u = Universe {
             id_of: vec![NONE; terms.len()],
@@ -357,6 +435,31 @@ impl Universe {
             u.functor.push(functor);
             u.args.push(args);
             u.text.push(terms.text(program, t));
+        }
+        fn name(
+            p: &Pat,
+            program: &Program,
+            of: &mut FxHashMap<(Sym, usize), u32>,
+            u: &mut Universe,
+        ) {
+            if let Pat::Func(sym, args) = p {
+                let key = (*sym, args.len());
+                if let std::collections::hash_map::Entry::Vacant(e) = of.entry(key) {
+                    e.insert(u.functors.len() as u32);
+                    u.functors.push(key);
+                    u.names.insert(*sym, program.symbols.name(*sym).to_owned());
+                }
+                args.iter().for_each(|a| name(a, program, of, u));
+            }
+        }
+        for rule in rules.into_iter().flatten() {
+            let lits = rule.body.iter().flat_map(|l| match l {
+                Lit::Pos(_, a) | Lit::Neg(_, a) => a.iter().collect::<Vec<_>>(),
+                Lit::Distinct(a, b) => vec![a, b],
+            });
+            for p in rule.head.iter().chain(lits) {
+                name(p, program, &mut functor_of, &mut u);
+            }
         }
         u
     }

@@ -145,6 +145,13 @@ pub struct Registry {
     /// The component whose fixpoint is being printed: its relations are
     /// read from their tables.
     within: Option<usize>,
+    /// Whether rules build terms at run time (see [`defer`]): terms outside
+    /// the universe live in the evaluation's store.
+    pub run_time_terms: bool,
+    /// [`Facts::built_leaves`], for estimates.
+    built_leaves: Vec<Option<Vec<u32>>>,
+    /// Functors with terms in the universe (`make_<f>` exists).
+    in_universe: Vec<bool>,
 }
 
 impl Registry {
@@ -249,6 +256,17 @@ impl Registry {
                 sizes
             },
             within: None,
+            run_time_terms: facts.built_leaves.iter().any(Option::is_some),
+            built_leaves: facts.built_leaves.clone(),
+            in_universe: {
+                let mut has = vec![false; facts.universe.functors.len()];
+                for &f in &facts.universe.functor {
+                    if let Some(h) = has.get_mut(f as usize) {
+                        *h = true;
+                    }
+                }
+                has
+            },
         }
     }
 
@@ -257,9 +275,13 @@ impl Registry {
         self.functors.get(&(f, arity)).copied()
     }
 
-    /// The function that builds terms of functor `f`/`arity` at run time.
+    /// The function that builds terms of functor `f`/`arity` at run time
+    /// (`None` when there is none: no term of the universe has it).
     pub fn make_table(&mut self, f: Sym, arity: usize) -> Option<Ident> {
         let fid = self.functor(f, arity)?;
+        if !self.in_universe[fid as usize] {
+            return None;
+        }
         self.made.insert(fid);
         Some(format_ident!("make_{}", fid))
     }
@@ -464,6 +486,17 @@ impl Catalog for Registry {
     /// a pawn's advance, one or two squares from a given one. Where it
     /// gives many, the extension says little of one state's tuples.
     fn derived_rows(&self, rel: u32, args: &[crate::lifted::Pat], bound: &[bool]) -> Option<f64> {
+        if let Some(Some(leaves)) = self.built_leaves.get(rel as usize) {
+            // A relation that builds terms at run time: a free argument
+            // where its heads build terms takes as many values as their
+            // variables together (isList's lists of up to 25 cells), so
+            // that what builds them runs before what enumerates them.
+            let unknown: i32 = (args.iter().zip(leaves))
+                .filter(|(a, _)| !a.bound_by(bound))
+                .map(|(a, &l)| count_leaves(a).max(l as i32))
+                .sum();
+            return Some(20.0 * 8f64.powi(unknown));
+        }
         if self.comp_of[rel as usize].is_some() {
             // A recursive call that enumerates may meet itself.
             return None;

@@ -52,7 +52,8 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
     let (data, consts) = tables(facts, &reg, &layout, nw);
     let specific = methods(facts, rt, &state, nw);
     let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), specific);
-    let ev = ev_items(nw, facts.roles.len(), &fields, &fns, &queries, rt);
+    let run = run_time_term_items(reg.run_time_terms, rt);
+    let ev = ev_items(nw, facts.roles.len(), &fields, &fns, &queries, &run, rt);
     let items = header_items(opts, &game, &state, nw, &strings);
     Module {
         items: quote! {
@@ -229,17 +230,26 @@ fn derived_fn(
         closure_test(facts, reg, rel, adorn)
             .unwrap_or_else(|| from_table(reg, rel, &keys, &free, &arena))
     });
-    let (hit, running, some) = if let Some(fallback) = &fallback {
+    let (lookup, some) = if let Some(fallback) = &fallback {
         (
-            quote!(Some(Some(hit))),
             quote! {
-                Some(None) => return #fallback,
-                None => {}
+                match self.#memo.get(&key) {
+                    Some(Some(hit)) => return *hit,
+                    Some(None) => return #fallback,
+                    None => {}
+                }
             },
             quote!(Some),
         )
     } else {
-        (quote!(Some(hit)), quote!(None => {}), quote!())
+        (
+            quote! {
+                if let Some(hit) = self.#memo.get(&key) {
+                    return *hit;
+                }
+            },
+            quote!(),
+        )
     };
     let (store, store_answers) = if cyclic {
         (quote!(#some(found)), quote!(#some(answers)))
@@ -259,8 +269,7 @@ fn derived_fn(
         k,
         bodies,
         doc,
-        hit,
-        running,
+        lookup,
         pending,
         store,
         cyclic,
@@ -337,9 +346,8 @@ struct Memoized {
     k: Literal,
     bodies: Vec<TokenStream>,
     doc: String,
-    /// The memo lookup's arm of a hit, binding `hit`, and its other arms.
-    hit: TokenStream,
-    running: TokenStream,
+    /// The memo lookup, returning a hit (or a running call's fallback).
+    lookup: TokenStream,
     /// What a call writes to the memo before it runs, and what it stores.
     pending: TokenStream,
     store: TokenStream,
@@ -375,8 +383,7 @@ fn recursive_test_fn(
         k,
         bodies,
         doc,
-        hit,
-        running,
+        lookup,
         pending,
         store,
         ..
@@ -414,10 +421,7 @@ fn recursive_test_fn(
                 self.#active.pop();
                 return found;
             }
-            match self.#memo.get(&key) {
-                #hit => return *hit,
-                #running
-            }
+            #lookup
             #pending
             let found = self.#eval(#(#params),*);
             self.#memo.insert(key, #store);
@@ -455,8 +459,7 @@ fn answers_fn(
         k,
         bodies,
         doc,
-        hit,
-        running,
+        lookup,
         pending,
         ..
     } = m;
@@ -483,10 +486,7 @@ fn answers_fn(
         /// Its answers are rows `start..end` of its arena.
         fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
             let key = [#(#params),*];
-            match self.#memo.get(&key) {
-                #hit => return *hit,
-                #running
-            }
+            #lookup
             #pending
             // A buffer from the pool (a stack, as calls nest), which
             // keeps its capacity from state to state.
@@ -777,11 +777,20 @@ fn from_table(
     let params: Vec<_> = keys.iter().map(|&i| param(i)).collect();
     let key_cols = keys.iter().map(|&i| usize_lit(i));
     let free_cols = free.iter().map(|&i| usize_lit(i));
-    let matches = quote!(self.#table.iter().filter(|row| true #(&& row[#key_cols] == #params)*));
+    let tests: Vec<TokenStream> = key_cols
+        .zip(&params)
+        .map(|(c, p)| quote!(row[#c] == #p))
+        .collect();
+    let test = if tests.is_empty() {
+        quote!(true)
+    } else {
+        quote!(#(#tests)&&*)
+    };
+    let matches = quote!(self.#table.iter().filter(|row| #test));
     if free.is_empty() {
         quote!({
             self.#f();
-            #matches.next().is_some()
+            self.#table.iter().any(|row| #test)
         })
     } else {
         quote!({
@@ -885,8 +894,15 @@ fn ev_items(
     fields: &[TokenStream],
     fns: &[TokenStream],
     queries: &TokenStream,
+    run: &RunTimeTerms,
     rt: &syn::Path,
 ) -> TokenStream {
+    let RunTimeTerms {
+        field: run_field,
+        init: run_init,
+        reset: run_reset,
+        methods: run_methods,
+    } = run;
     let nw = usize_lit(nw);
     let nr = usize_lit(nr);
     let names: Vec<_> = fields
@@ -936,6 +952,7 @@ fn ev_items(
             /// A buffer for the legal move terms of a role.
             terms: ::std::vec::Vec<u32>,
             #(#fields,)*
+            #run_field
         }
 
         #limits
@@ -960,7 +977,7 @@ fn ev_items(
             #with_ev_body
         }
 
-        #[allow(unused_variables, unused_mut, clippy::collapsible_if, clippy::needless_range_loop, clippy::too_many_arguments, reason = "rule bodies are printed as they come")]
+        #[allow(unused_variables, unused_mut, clippy::collapsible_if, clippy::needless_range_loop, clippy::too_many_arguments, clippy::never_loop, reason = "rule bodies are printed as they come (an existence test returns from its first solution's loop)")]
         impl Ev {
             fn new() -> Self {
                 Ev {
@@ -969,6 +986,7 @@ fn ev_items(
                     calls: 0,
                     terms: ::std::vec::Vec::new(),
                     #(#names: ::core::default::Default::default(),)*
+                    #run_init
                 }
             }
 
@@ -980,7 +998,10 @@ fn ev_items(
                 self.joint = *joint;
                 self.calls = 0;
                 #(#resets)*
+                #run_reset
             }
+
+            #run_methods
 
             #[allow(dead_code, reason = "the helpers a game's rules need vary")]
             /// Whether the fluent term `t` holds.
@@ -1024,6 +1045,68 @@ fn ev_items(
             FLUENT_OF.get(t as usize).copied().unwrap_or(NONE)
         }
 
+    }
+}
+
+/// What an evaluation needs to build terms at run time (nothing unless
+/// `on`): its store (a field, its initial value and its reset) and the
+/// methods the rules call in place of `make_<f>`, `functor` and `args`.
+struct RunTimeTerms {
+    field: TokenStream,
+    init: TokenStream,
+    reset: TokenStream,
+    methods: TokenStream,
+}
+
+fn run_time_term_items(on: bool, rt: &syn::Path) -> RunTimeTerms {
+    if !on {
+        return RunTimeTerms {
+            field: quote!(),
+            init: quote!(),
+            reset: quote!(),
+            methods: quote!(),
+        };
+    }
+    RunTimeTerms {
+        field: quote! {
+            /// The terms the rules built in this evaluation that the
+            /// universe does not hold (ids after the universe's).
+            run_terms: ::core::cell::RefCell<#rt::lifted::TermStore>,
+        },
+        init: quote! {
+            run_terms: ::core::cell::RefCell::new(#rt::lifted::TermStore::new(FUNCTOR.len() as u32)),
+        },
+        reset: quote!(self.run_terms.get_mut().clear();),
+        methods: quote! {
+            /// The term `(f args..)`: `made`, the universe's term, unless
+            /// the universe has none; then the store's.
+            fn make_term(&self, made: u32, f: u32, args: &[u32]) -> u32 {
+                if made != NONE || args.contains(&NONE) {
+                    made
+                } else {
+                    self.run_terms.borrow_mut().make(f, args)
+                }
+            }
+
+            /// The functor of term `t` (`NONE` for a constant).
+            #[inline]
+            fn functor_of(&self, t: u32) -> u32 {
+                match FUNCTOR.get(t as usize) {
+                    Some(&f) => f,
+                    None => self.run_terms.borrow().functor(t),
+                }
+            }
+
+            /// The arguments of term `t`, of a functor of arity `N`.
+            #[inline]
+            fn args_of<const N: usize>(&self, t: u32) -> [u32; N] {
+                if (t as usize) < FUNCTOR.len() {
+                    args(t).try_into().unwrap_or([NONE; N])
+                } else {
+                    self.run_terms.borrow().args::<N>(t)
+                }
+            }
+        },
     }
 }
 

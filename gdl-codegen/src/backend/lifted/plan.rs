@@ -331,7 +331,7 @@ fn price(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> (f64, f64) {
             let source = catalog.source(*rel);
             let est = match source {
                 Source::Static => catalog.static_rows(*rel, args, bound),
-                Source::Derived => catalog.derived_rows(*rel, args, bound),
+                Source::Derived | Source::Table => catalog.derived_rows(*rel, args, bound),
                 _ => None,
             }
             .unwrap_or_else(|| catalog.estimate(*rel, args, known));

@@ -164,6 +164,9 @@ impl Dense {
             });
             index = Some(match index {
                 None => quote!(#r),
+                // A domain of one value: its rank is 0 (clippy's
+                // `identity_op` on `* 1`).
+                Some(prev) if d.len() == 1 => quote!(#prev + #r),
                 Some(prev) => quote!((#prev) * #len + #r),
             });
         }

@@ -95,9 +95,10 @@ pub trait Catalog {
     fn scan_price(&self, rel: u32, args: &[Pat], _bound: &[bool]) -> f64 {
         1.0 + self.estimate(rel, args, 0)
     }
-    /// For a derived relation off any cycle, the tuples a call returns
-    /// with the variables in `bound` known, if the catalog knows them to be
-    /// few.
+    /// For a derived relation (or one read from its component's table),
+    /// the tuples a call returns with the variables in `bound` known, if the
+    /// catalog knows better than [`Catalog::estimate`]: few, off any cycle,
+    /// or many, where the relation builds terms at run time.
     fn derived_rows(&self, _rel: u32, _args: &[Pat], _bound: &[bool]) -> Option<f64> {
         None
     }

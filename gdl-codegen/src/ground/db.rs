@@ -67,6 +67,9 @@ pub struct Db {
     pub work: u64,
     /// Join work allowed.
     pub max_work: u64,
+    /// Relations whose derivation may fail at once when a rule of theirs is
+    /// sure to go over the atom budget (see `Db::solve`); none by default.
+    pub fail_fast: Vec<bool>,
 }
 
 impl Db {
@@ -81,6 +84,7 @@ impl Db {
             rel_names,
             work: 0,
             max_work: u64::MAX,
+            fail_fast: Vec::new(),
         }
     }
 

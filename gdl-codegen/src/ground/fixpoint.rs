@@ -48,6 +48,15 @@ impl Db {
                 continue;
             }
             let in_scc = |rel: usize| comp[rel] as usize == c;
+            for &ri in rule_ids {
+                let head = rules[ri].head_rel as usize;
+                if self.fail_fast.get(head).copied().unwrap_or(false) {
+                    if let Some(n) = self.cross_product_size(&rules[ri], &in_scc) {
+                        let n = n.min(usize::MAX as f64) as usize;
+                        budget.check_tuples(n, &self.rel_names[head])?;
+                    }
+                }
+            }
             // Round one: every rule over everything known.
             let mut full_plans = Vec::new();
             for &ri in rule_ids {
@@ -120,6 +129,43 @@ impl Db {
             }
         }
         Ok(())
+    }
+
+    /// The number of head atoms `rule` derives, when it is a cross product
+    /// of complete relations: its body only positive literals on relations
+    /// outside its component, every argument a variable that occurs nowhere
+    /// else in the body and does occur in the head. Each combination of the
+    /// literals' tuples is then one solution, and a distinct head atom.
+    /// laikLee_hex's `(<= (isList (list ?e1 .. (list ?e25 nil))) (le ?e1) ..
+    /// (le ?e25))` derives 25^25: failing before the join saves the seconds
+    /// of deriving atoms up to the budget.
+    fn cross_product_size(&self, rule: &CRule, in_scc: &impl Fn(usize) -> bool) -> Option<f64> {
+        let mut in_head = vec![false; rule.num_vars];
+        for p in rule.head.iter() {
+            p.for_each_var(&mut |v| in_head[v as usize] = true);
+        }
+        let mut seen = vec![false; rule.num_vars];
+        let mut size = 1f64;
+        for lit in &rule.body {
+            let Lit::Pos(rel, args) = lit else {
+                return None;
+            };
+            if in_scc(*rel as usize) {
+                return None;
+            }
+            for a in args.iter() {
+                let crate::lifted::Pat::Var(v) = a else {
+                    return None;
+                };
+                let v = *v as usize;
+                if seen[v] || !in_head[v] {
+                    return None;
+                }
+                seen[v] = true;
+            }
+            size *= self.rels[*rel as usize].tuples.len() as f64;
+        }
+        Some(size)
     }
 
     /// Runs one rule's plan and adds the head atoms it derives.

@@ -922,18 +922,8 @@ fn ev_items(
         }
     });
     let limits = evaluation_limits();
-    let with_ev_body = common::thread_local_with(
-        &quote!(cell),
-        quote! {
-            |cell| {
-                let mut ev = cell.borrow_mut();
-                if *ev.state != *state || ev.joint != *joint {
-                    ev.reset(state, joint);
-                }
-                f(&mut ev)
-            }
-        },
-    );
+    let access = ev_access(&nw, &nr);
+    let term_fns = term_fns();
     quote! {
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
         use #rt::lifted::{push_new, rows, set_bits_in, value_span, Keyed, Memo, Span, NONE};
@@ -957,25 +947,7 @@ fn ev_items(
 
         #limits
 
-        ::std::thread_local! {
-            /// Each thread's evaluation of the state it last queried: the
-            /// queries of one state (every role's legal moves, terminal,
-            /// goals) share what they compute.
-            static STATE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
-            /// Each thread's evaluation of its last transition.
-            static MOVE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
-        }
-
-        /// Runs `f` on `cell`'s evaluation, reset unless it is of `state`
-        /// and `joint` already.
-        fn with_ev<R>(
-            cell: &'static ::std::thread::LocalKey<::core::cell::RefCell<Ev>>,
-            state: &[u64; #nw],
-            joint: &[u32; #nr],
-            f: impl FnOnce(&mut Ev) -> R,
-        ) -> R {
-            #with_ev_body
-        }
+        #access
 
         #[allow(unused_variables, unused_mut, clippy::collapsible_if, clippy::needless_range_loop, clippy::too_many_arguments, clippy::never_loop, reason = "rule bodies are printed as they come (an existence test returns from its first solution's loop)")]
         impl Ev {
@@ -1023,6 +995,51 @@ fn ev_items(
             #(#fns)*
         }
 
+        #term_fns
+    }
+}
+
+/// The evaluations of each thread and `with_ev`, which runs a query on one.
+fn ev_access(nw: &Literal, nr: &Literal) -> TokenStream {
+    let with_ev_body = common::thread_local_with(
+        &quote!(cell),
+        quote! {
+            |cell| {
+                let mut ev = cell.borrow_mut();
+                if *ev.state != *state || ev.joint != *joint {
+                    ev.reset(state, joint);
+                }
+                f(&mut ev)
+            }
+        },
+    );
+    quote! {
+        ::std::thread_local! {
+            /// Each thread's evaluation of the state it last queried: the
+            /// queries of one state (every role's legal moves, terminal,
+            /// goals) share what they compute.
+            static STATE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
+            /// Each thread's evaluation of its last transition.
+            static MOVE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
+        }
+
+        /// Runs `f` on `cell`'s evaluation, reset unless it is of `state`
+        /// and `joint` already.
+        fn with_ev<R>(
+            cell: &'static ::std::thread::LocalKey<::core::cell::RefCell<Ev>>,
+            state: &[u64; #nw],
+            joint: &[u32; #nr],
+            f: impl FnOnce(&mut Ev) -> R,
+        ) -> R {
+            #with_ev_body
+        }
+    }
+}
+
+/// The term helpers over the universe's tables: a term's functor, its
+/// arguments, its fluent id.
+fn term_fns() -> TokenStream {
+    quote! {
         #[allow(dead_code, reason = "the helpers a game's rules need vary")]
         /// The functor of term `t` (`NONE` for a constant).
         fn functor(t: u32) -> u32 {
@@ -1044,7 +1061,6 @@ fn ev_items(
         fn fluent_of(t: u32) -> u32 {
             FLUENT_OF.get(t as usize).copied().unwrap_or(NONE)
         }
-
     }
 }
 

@@ -97,14 +97,16 @@ fn a_relation_too_large_to_derive_is_evaluated_at_run_time() {
         .to_string();
     let cache = cache_dir("deferred");
     let options = ["--max-rules", "200000", "--playouts", "200", "--seed", "3"];
-    let play = |reasoner: &str| play(&game, &cache, reasoner, &options);
+    plays_as_interpreted(&game, &cache, &options, "goals: walker");
+}
+
+/// `play` with `options` gives the same matches lifted as interpreted, and
+/// its summary reports `goals`.
+fn plays_as_interpreted(game: &str, cache: &str, options: &[&str], goals: &str) {
+    let play = |reasoner: &str| play(game, cache, reasoner, options);
     let (lifted, interpreted) = (play("lifted"), play("interpreter"));
     assert_eq!(outcome(&lifted), outcome(&interpreted));
-    assert!(
-        outcome(&lifted).contains("goals: walker"),
-        "{}",
-        outcome(&lifted)
-    );
+    assert!(outcome(&lifted).contains(goals), "{}", outcome(&lifted));
 }
 
 /// laikLee_hex's rules build lists at run time: `connection` walks the
@@ -121,14 +123,7 @@ fn a_game_building_lists_at_run_time_compiles_lifted() {
     let (game, trace) = (game.display().to_string(), trace.display().to_string());
     let cache = cache_dir("lists");
     let options = ["--playouts", "100", "--seed", "5"];
-    let play = |reasoner: &str| play(&game, &cache, reasoner, &options);
-    let (lifted, interpreted) = (play("lifted"), play("interpreter"));
-    assert_eq!(outcome(&lifted), outcome(&interpreted));
-    assert!(
-        outcome(&lifted).contains("goals: blue"),
-        "{}",
-        outcome(&lifted)
-    );
+    plays_as_interpreted(&game, &cache, &options, "goals: blue");
     let replay = gdl_codegen(&[
         "replay",
         &game,

@@ -56,6 +56,111 @@ impl Hasher for FxHasher {
 /// pattern of bound arguments, by the bound values.
 pub type Memo<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
+/// The dense index of a memo table's keys: the keys whose every value lies
+/// in its argument's domain (the relation's arguments over all states,
+/// known at compile time) each get a slot, numbered from 0; the others get
+/// none. Generated code implements it on a type of its own per table.
+pub trait Slots {
+    /// The memo's key: the bound arguments of a call.
+    type Key: Copy + Eq + std::hash::Hash;
+    /// The number of slots.
+    const SLOTS: usize;
+    /// The slot of `key`, if it has one.
+    fn slot(key: &Self::Key) -> Option<usize>;
+}
+
+/// A per-state memo table indexed by [`Slots`]: an array read without
+/// hashing, cleared by moving to the next epoch rather than by writing
+/// every slot. Keys without a slot (values outside their domains, terms
+/// built at run time) go to a hash table.
+pub struct DenseMemo<S: Slots, V> {
+    /// The epoch of the current state; a slot stamped with another holds
+    /// nothing for it. Starts at 1, so that fresh slots (stamped 0) are
+    /// empty.
+    epoch: u32,
+    /// Per slot, the epoch it was written in and its value; allocated at
+    /// the first insertion.
+    slots: Vec<(u32, V)>,
+    /// The keys without a slot.
+    other: Memo<S::Key, V>,
+    /// Whether anything was inserted since the last clear.
+    used: bool,
+}
+
+impl<S: Slots, V> Default for DenseMemo<S, V> {
+    fn default() -> Self {
+        DenseMemo {
+            epoch: 1,
+            slots: Vec::new(),
+            other: Memo::default(),
+            used: false,
+        }
+    }
+}
+
+impl<S: Slots, V: Copy + Default> DenseMemo<S, V> {
+    /// The value of `key` in this state, if any.
+    #[inline]
+    pub fn get(&self, key: &S::Key) -> Option<&V> {
+        match S::slot(key) {
+            Some(i) => match self.slots.get(i) {
+                Some((epoch, v)) if *epoch == self.epoch => Some(v),
+                _ => None,
+            },
+            None => self.other.get(key),
+        }
+    }
+
+    /// Sets the value of `key` in this state.
+    #[inline]
+    pub fn insert(&mut self, key: S::Key, value: V) {
+        self.used = true;
+        let Some(i) = S::slot(&key) else {
+            self.insert_other(key, value);
+            return;
+        };
+        match self.slots.get_mut(i) {
+            Some(slot) => *slot = (self.epoch, value),
+            None => self.insert_first(i, value),
+        }
+    }
+
+    /// [`DenseMemo::insert`] of a key without a slot.
+    #[cold]
+    #[inline(never)]
+    fn insert_other(&mut self, key: S::Key, value: V) {
+        self.other.insert(key, value);
+    }
+
+    /// [`DenseMemo::insert`] into a table not yet allocated.
+    #[cold]
+    #[inline(never)]
+    fn insert_first(&mut self, i: usize, value: V) {
+        self.slots = vec![(0, V::default()); S::SLOTS];
+        self.slots[i] = (self.epoch, value);
+    }
+
+    /// Whether nothing was inserted since the last clear.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        !self.used
+    }
+
+    /// Forgets every value: a new epoch (every slot stale at once).
+    pub fn clear(&mut self) {
+        self.used = false;
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // After 2^32 states: stamps of old epochs could come round again.
+            self.slots.iter_mut().for_each(|s| s.0 = 0);
+            self.epoch = 1;
+        }
+        if !self.other.is_empty() {
+            self.other.clear();
+        }
+    }
+}
+
 /// The rows of `table` (rows of `width` numbers, sorted) whose first
 /// `key.len()` numbers are `key`, as one slice of whole rows.
 #[inline]
@@ -582,6 +687,43 @@ mod tests {
         ];
         assert_eq!(value_span(&vals, &SPANS, 7).first, 2);
         assert_eq!(value_span(&vals, &SPANS, 5).words.len(), 0);
+    }
+
+    /// Keys `[a, b]` with `a < 3` and `b < 2` get slots.
+    struct SmallKeys;
+
+    impl Slots for SmallKeys {
+        type Key = [u32; 2];
+        const SLOTS: usize = 6;
+        fn slot(&[a, b]: &[u32; 2]) -> Option<usize> {
+            (a < 3 && b < 2).then_some((a * 2 + b) as usize)
+        }
+    }
+
+    #[test]
+    fn dense_memo_forgets_at_clear_and_keeps_keys_without_a_slot() {
+        let mut memo: DenseMemo<SmallKeys, (u32, u32)> = DenseMemo::default();
+        assert!(memo.is_empty());
+        assert_eq!(memo.get(&[1, 1]), None);
+        memo.insert([1, 1], (4, 5));
+        memo.insert([7, 0], (6, 7));
+        assert!(!memo.is_empty());
+        assert_eq!(memo.get(&[1, 1]), Some(&(4, 5)));
+        assert_eq!(memo.get(&[7, 0]), Some(&(6, 7)));
+        assert_eq!(memo.get(&[1, 0]), None);
+        memo.clear();
+        assert!(memo.is_empty());
+        assert_eq!(memo.get(&[1, 1]), None);
+        assert_eq!(memo.get(&[7, 0]), None);
+        memo.insert([2, 1], (0, 0));
+        assert_eq!(memo.get(&[2, 1]), Some(&(0, 0)));
+        assert_eq!(memo.get(&[1, 1]), None);
+        // Epochs wrap: stamps of old states must not come back.
+        memo.epoch = u32::MAX;
+        memo.insert([0, 0], (1, 1));
+        memo.clear();
+        assert_eq!(memo.get(&[0, 0]), None);
+        assert_eq!(memo.get(&[2, 1]), None);
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub mod factor;
 pub mod facts;
 pub mod guards;
 pub mod layout;
+pub mod memo;
 pub mod module;
 pub mod plan;
 pub mod terms;
@@ -109,6 +110,8 @@ pub struct Registry {
     fluent_values: FxHashMap<(u32, usize), usize>,
     /// Derived functions asked for, in order of first call.
     calls: Vec<(u32, Adorn)>,
+    /// The key types of the dense memo tables, in order of creation.
+    dense_keys: Vec<memo::DenseKeys>,
     /// Their names.
     call_names: BTreeMap<(u32, Adorn), Ident>,
     /// Per relation, its component when it is on a cycle.
@@ -233,6 +236,7 @@ impl Registry {
             held: BTreeSet::new(),
             fluent_values: fluent_values(facts),
             calls: Vec::new(),
+            dense_keys: Vec::new(),
             call_names: BTreeMap::new(),
             move_seeded: move_seeded(facts, &cycles(facts, n), kw(Keyword::Does)),
             comp_of: cycles(facts, n),

@@ -9,6 +9,7 @@ use super::body::{param, Body};
 use super::closure::{closure, Closure};
 use super::facts::Facts;
 use super::layout::Layout;
+use super::memo::{self, memo_type};
 use super::plan::{plan_rule, Adorn, Catalog, EXISTS};
 use super::{mask_name, static_table_name, Registry};
 use crate::backend::common::format::{DataArray, Module};
@@ -49,7 +50,9 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
         proc_macro2::Span::call_site(),
     );
     let state = format_ident!("{}State", game);
-    let (data, consts) = tables(facts, &reg, &layout, nw);
+    let (mut data, consts) = tables(facts, &reg, &layout, nw);
+    let (key_arrays, key_items) = memo::dense_key_items(&reg, rt);
+    data.extend(key_arrays);
     let specific = methods(facts, rt, &state, nw);
     let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), specific);
     let run = run_time_term_items(reg.run_time_terms, rt);
@@ -59,6 +62,7 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
         items: quote! {
             #items
             #consts
+            #key_items
             #ev
             #game_impl
         },
@@ -214,15 +218,29 @@ fn derived_fn(
         .then(|| closure(&facts.rules, rel, arity, adorn))
         .flatten()
     {
-        return closure_fn(facts, reg, (&name, &params, &doc), (arity, &free), &c);
+        let keys_ty = reg.dense_keys(rel, adorn, &name);
+        let memo_ty = memo_type(keys_ty.as_ref(), &k, quote!((u32, u32)));
+        return closure_fn(
+            facts,
+            reg,
+            (&name, &params, &doc),
+            (arity, &free),
+            &c,
+            memo_ty,
+        );
     }
     let bodies = rule_bodies(facts, reg, rel, adorn & !EXISTS, &free);
     let cyclic = reg.comp_of[rel as usize].is_some();
     let arena = format_ident!("arena_{}", name);
     if free.is_empty() && !cyclic {
         let precheck = guard_precheck(facts, reg, rel, adorn).unwrap_or_default();
-        return off_cycle_test(reg.is_part(rel), (&name, &params, &doc), &bodies, precheck);
+        let memo_ty = reg.is_part(rel).then(|| {
+            let keys_ty = reg.dense_keys(rel, adorn, &name);
+            memo_type(keys_ty.as_ref(), &k, quote!(bool))
+        });
+        return off_cycle_test(memo_ty, (&name, &params, &doc), &bodies, precheck);
     }
+    let keys_ty = reg.dense_keys(rel, adorn, &name);
     // On a cycle, a call met again while it runs falls back to a closure
     // that answers it, or else to the component's fixpoint, computed whole
     // (`None` marks a running call).
@@ -267,6 +285,7 @@ fn derived_fn(
         memo,
         params,
         k,
+        keys_ty,
         bodies,
         doc,
         lookup,
@@ -290,14 +309,15 @@ fn derived_fn(
 /// A test off any cycle: memoized if it is a part of a rule made a
 /// relation (calls that vary the rule's other arguments repeat it), else
 /// evaluated each time, as a memo lookup costs about what such a test does;
-/// `precheck` (its guard, if any) first.
+/// `precheck` (its guard, if any) first. `memo_ty`, the memo table's type,
+/// is given for a part only.
 fn off_cycle_test(
-    part: bool,
+    memo_ty: Option<TokenStream>,
     (name, params, doc): (&proc_macro2::Ident, &[proc_macro2::Ident], &str),
     bodies: &[TokenStream],
     precheck: TokenStream,
 ) -> (TokenStream, Vec<TokenStream>) {
-    if !part {
+    let Some(memo_ty) = memo_ty else {
         let f = quote! {
             #[doc = #doc]
             fn #name(&mut self, #(#params: u32),*) -> bool {
@@ -307,12 +327,11 @@ fn off_cycle_test(
             }
         };
         return (f, Vec::new());
-    }
+    };
     let (eval, memo) = (
         format_ident!("eval_{}", name),
         format_ident!("memo_{}", name),
     );
-    let k = usize_lit(params.len());
     let f = quote! {
         #[doc = #doc]
         fn #name(&mut self, #(#params: u32),*) -> bool {
@@ -331,7 +350,7 @@ fn off_cycle_test(
             false
         }
     };
-    (f, vec![quote!(#memo: Memo<[u32; #k], bool>)])
+    (f, vec![quote!(#memo: #memo_ty)])
 }
 
 /// What the functions of one memoized call share: its names, parameters,
@@ -344,6 +363,8 @@ struct Memoized {
     params: Vec<proc_macro2::Ident>,
     /// The width of its keys.
     k: Literal,
+    /// The key type of its dense memo table, if it has one.
+    keys_ty: Option<proc_macro2::Ident>,
     bodies: Vec<TokenStream>,
     doc: String,
     /// The memo lookup, returning a hit (or a running call's fallback).
@@ -363,6 +384,11 @@ impl Memoized {
         } else {
             ty
         }
+    }
+
+    /// The memo's type for answers of type `ty`.
+    fn memo_type(&self, ty: TokenStream) -> TokenStream {
+        memo_type(self.keys_ty.as_ref(), &self.k, self.value_type(ty))
     }
 }
 
@@ -433,11 +459,11 @@ fn recursive_test_fn(
             false
         }
     };
-    let ty = m.value_type(quote!(bool));
+    let memo_ty = m.memo_type(quote!(bool));
     (
         f,
         vec![
-            quote!(#memo: Memo<[u32; #k], #ty>),
+            quote!(#memo: #memo_ty),
             quote!(#active: ::std::vec::Vec<[u32; #k]>),
         ],
     )
@@ -456,14 +482,13 @@ fn answers_fn(
         name,
         memo,
         params,
-        k,
         bodies,
         doc,
         lookup,
         pending,
         ..
     } = m;
-    let ty = m.value_type(quote!((u32, u32)));
+    let memo_ty = m.memo_type(quote!((u32, u32)));
     let store = store_in_arena((memo, &pool, &arena), store_answers);
     // The queries' own relations are read by the queries, which set bits
     // or sort their answers anyway, and by tests: duplicates cost less
@@ -496,7 +521,7 @@ fn answers_fn(
             #store
         }
     };
-    (f, answer_fields((memo, &pool, &arena), k, &w, ty))
+    (f, answer_fields((memo, &pool, &arena), &w, memo_ty))
 }
 
 /// The end of a call with answers: its answers `out` moved to its arena,
@@ -524,20 +549,19 @@ fn store_in_arena(
     }
 }
 
-/// The fields of a call with answers: its memo (of values `ty`), its pool
-/// of buffers and its arena, for keys of `k` and answers of `w` numbers.
+/// The fields of a call with answers: its memo (of type `memo_ty`), its
+/// pool of buffers and its arena, for answers of `w` numbers.
 fn answer_fields(
     (memo, pool, arena): (
         &proc_macro2::Ident,
         &proc_macro2::Ident,
         &proc_macro2::Ident,
     ),
-    k: &Literal,
     w: &Literal,
-    ty: TokenStream,
+    memo_ty: TokenStream,
 ) -> Vec<TokenStream> {
     vec![
-        quote!(#memo: Memo<[u32; #k], #ty>),
+        quote!(#memo: #memo_ty),
         quote!(#pool: ::std::vec::Vec<::std::vec::Vec<[u32; #w]>>),
         quote!(#arena: ::std::vec::Vec<[u32; #w]>),
     ]
@@ -641,6 +665,7 @@ fn closure_fn(
     (name, params, doc): (&proc_macro2::Ident, &[proc_macro2::Ident], &str),
     (arity, free): (usize, &[usize]),
     c: &Closure,
+    memo_ty: TokenStream,
 ) -> (TokenStream, Vec<TokenStream>) {
     let worklist = match c {
         Closure::Answers {
@@ -657,7 +682,7 @@ fn closure_fn(
         format_ident!("pool_{}", name),
         format_ident!("arena_{}", name),
     );
-    let (k, w) = (usize_lit(params.len()), usize_lit(free.len()));
+    let w = usize_lit(free.len());
     let store = store_in_arena((&memo, &pool, &arena), quote!(answers));
     let f = quote! {
         #[doc = #doc]
@@ -674,7 +699,7 @@ fn closure_fn(
             #store
         }
     };
-    let fields = answer_fields((&memo, &pool, &arena), &k, &w, quote!((u32, u32)));
+    let fields = answer_fields((&memo, &pool, &arena), &w, memo_ty);
     (f, fields)
 }
 
@@ -926,7 +951,7 @@ fn ev_items(
     let term_fns = term_fns();
     quote! {
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{push_new, rows, set_bits_in, value_span, Keyed, Memo, Span, NONE};
+        use #rt::lifted::{push_new, rows, set_bits_in, value_span, DenseMemo, Keyed, Memo, Span, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has

@@ -425,6 +425,25 @@ pub fn value_span(vals: &[u32], spans: &'static [Span], v: u32) -> Span {
     }
 }
 
+/// The span of the fluents whose arguments have values `vs`: `spans[k]`
+/// where `k` combines the ranks of `vs[i]` in `vals[i]` (each sorted), the
+/// first most significant; no fluent when a value is not among its `vals`.
+#[inline]
+pub fn value_spans<const N: usize>(
+    vals: [&[u32]; N],
+    spans: &'static [Span],
+    vs: [u32; N],
+) -> Span {
+    let mut k = 0;
+    for i in 0..N {
+        match vals[i].binary_search(&vs[i]) {
+            Ok(r) => k = k * vals[i].len() + r,
+            Err(_) => return Span::EMPTY,
+        }
+    }
+    spans.get(k).copied().unwrap_or(Span::EMPTY)
+}
+
 /// The positions of the bits set in both `state` and `span`, in order.
 #[inline]
 pub fn set_bits_in(state: &[u64], span: Span) -> impl Iterator<Item = u32> + '_ {

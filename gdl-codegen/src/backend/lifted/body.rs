@@ -329,10 +329,10 @@ impl<'r> Body<'r> {
             return;
         }
         let (mask, selected) = match self.value_mask(p) {
-            Some((mask, pos)) => (mask, Some(pos)),
+            Some((mask, positions)) => (mask, positions),
             None => {
                 let mask = self.reg.mask(p);
-                (quote!(#mask), None)
+                (quote!(#mask), Vec::new())
             }
         };
         let f = self.fresh("f");
@@ -341,7 +341,7 @@ impl<'r> Body<'r> {
             quote!(set_bits_in(&*::std::rc::Rc::clone(&self.state), #mask)),
         ));
         match self.fluent_functor(p) {
-            Some((fid, args)) => self.match_fluent_row(p, fid, args, &f, selected),
+            Some((fid, args)) => self.match_fluent_row(p, fid, args, &f, &selected),
             None => self.matching(p, quote!(FLUENT_TERM[#f as usize])),
         }
     }
@@ -357,16 +357,9 @@ impl<'r> Body<'r> {
     /// Matches `p`, of functor `fid`, against the fluent at bit `f` of a
     /// scan whose mask holds only fluents of `fid`: its arguments are read
     /// from the functor's row table (`[args.., term]` per bit), without
-    /// testing the functor, and argument `selected`, whose value the mask
-    /// chose, is not tested again.
-    fn match_fluent_row(
-        &mut self,
-        p: &Pat,
-        fid: u32,
-        args: &[Pat],
-        f: &Ident,
-        selected: Option<usize>,
-    ) {
+    /// testing the functor, and arguments `selected`, whose values the mask
+    /// chose, are not tested again.
+    fn match_fluent_row(&mut self, p: &Pat, fid: u32, args: &[Pat], f: &Ident, selected: &[usize]) {
         let (table, first) = self.reg.fluent_rows(fid);
         let x = self.fresh("x");
         self.wraps.push(Wrap::Let(
@@ -374,7 +367,7 @@ impl<'r> Body<'r> {
             quote!(&#table[(#f - #first) as usize]),
         ));
         for (i, a) in args.iter().enumerate() {
-            if selected == Some(i) {
+            if selected.contains(&i) {
                 continue;
             }
             let i = Literal::usize_unsuffixed(i);
@@ -386,16 +379,16 @@ impl<'r> Body<'r> {
         self.matched.push((p.clone(), t));
     }
 
-    /// For a scan of `true(p)` with an argument of `p` bound, the mask of the
-    /// fluents with that value there, instead of every fluent of the functor,
-    /// and that argument.
-    fn value_mask(&mut self, p: &Pat) -> Option<(TokenStream, usize)> {
+    /// For a scan of `true(p)` with arguments of `p` bound, the mask of the
+    /// fluents with those values there, instead of every fluent of the
+    /// functor, and those arguments.
+    fn value_mask(&mut self, p: &Pat) -> Option<(TokenStream, Vec<usize>)> {
         let Pat::Func(f, args) = p else { return None };
         let fid = self.reg.functor(*f, args.len())?;
-        let pos = self.reg.scan_position(fid, args, &self.bound)?;
-        let (vals, masks) = self.reg.value_mask(fid, pos);
-        let v = self.value(&args[pos]);
-        Some((quote!(value_span(&#vals, &#masks, #v)), pos))
+        let positions = self.reg.scan_positions(fid, args, &self.bound)?;
+        let (vals, masks) = self.reg.value_mask(fid, &positions);
+        let values: Vec<TokenStream> = positions.iter().map(|&i| self.value(&args[i])).collect();
+        Some((super::masks::lookup(&vals, &masks, &values), positions))
     }
 
     /// `does(r, m)`: the joint move, role by role.

@@ -4,11 +4,12 @@
 //! end: the text methods read and print fluents by it), but its bit in the
 //! state may be elsewhere. Scans of `true(p)` with an argument of `p` bound
 //! read the fluents with that value there through a mask per value (see
-//! [`super::Registry::scan_position`]); in text order those fluents are
+//! [`super::Registry::scan_positions`]); in text order those fluents are
 //! spread over the whole state (chess.kif's `(cell ?x ?y wb)` over 13 of
 //! its 17 words), so a scan walks every word. Here the fluents of each
-//! functor are ordered first by one argument its scans bind, so that the
-//! fluents of one value lie side by side and a scan reads a word or two.
+//! functor are ordered first by the arguments of one of its masks, so that
+//! the fluents of one value (or combination) lie side by side and a scan
+//! reads a word or two.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -24,25 +25,26 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout of `facts`' fluents, given the masks by value that scans
-    /// read, by (functor id, argument), and the distinct values of each
-    /// such argument among the fluents.
+    /// The layout of `facts`' fluents, given the masks by values that
+    /// scans read, by (functor id, arguments), and the distinct values of
+    /// each argument among the fluents.
     pub fn new(
         facts: &Facts,
-        value_masks: &BTreeSet<(u32, usize)>,
+        value_masks: &BTreeSet<(u32, Vec<usize>)>,
         values_at: impl Fn(u32, usize) -> usize,
     ) -> Layout {
         let u = &facts.universe;
-        // A scan binding several arguments reads the mask of the one with
-        // the most values, the first of equals (see `scan_position`): that
-        // argument, among those scans read, leads, and the scans binding it
-        // are served whatever else they bind.
-        let mut major: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
-        for &(fid, pos) in value_masks {
-            let values = values_at(fid, pos);
-            let best = major.entry(fid).or_insert((pos, values));
+        // Per functor, the mask of the most combinations of values (the
+        // most selective; the first of equals) leads: its arguments, in its
+        // order, sort the fluents. The scans reading it find their fluents
+        // side by side, and so do those reading a mask of a prefix of its
+        // arguments.
+        let mut major: BTreeMap<u32, (&[usize], usize)> = BTreeMap::new();
+        for (fid, positions) in value_masks {
+            let values = positions.iter().map(|&p| values_at(*fid, p)).product();
+            let best = major.entry(*fid).or_insert((positions, values));
             if values > best.1 {
-                *best = (pos, values);
+                *best = (positions, values);
             }
         }
         // Functors stay in the order of their first fluent in text order.
@@ -54,8 +56,13 @@ impl Layout {
         let key = |id: usize| {
             let t = facts.fluents[id] as usize;
             let fid = u.functor[t];
-            let value = major.get(&fid).map_or(0, |&(pos, _)| u.args[t][pos]);
-            (functor_rank[&fid], value, id)
+            let values: Vec<u32> = major
+                .get(&fid)
+                .map_or(&[][..], |&(positions, _)| positions)
+                .iter()
+                .map(|&p| u.args[t][p])
+                .collect();
+            (functor_rank[&fid], values, id)
         };
         let mut ids: Vec<usize> = (0..facts.fluents.len()).collect();
         ids.sort_by_key(|&id| key(id));

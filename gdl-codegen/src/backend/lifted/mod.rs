@@ -26,6 +26,7 @@ pub mod factor;
 pub mod facts;
 pub mod guards;
 pub mod layout;
+pub mod masks;
 pub mod memo;
 pub mod module;
 pub mod plan;
@@ -100,8 +101,9 @@ pub struct Registry {
     nonempty: Vec<bool>,
     /// Fluent masks used: by functor id, `None` for every fluent.
     masks: BTreeSet<Option<u32>>,
-    /// Fluent masks by argument value used: (functor id, argument).
-    value_masks: BTreeSet<(u32, usize)>,
+    /// Fluent masks by argument values used: (functor id, arguments), the
+    /// arguments as [`Registry::scan_positions`] orders them.
+    value_masks: BTreeSet<(u32, Vec<usize>)>,
     /// Functors whose fluents' rows (arguments and term, by bit) scans read.
     fluent_rows: BTreeSet<u32>,
     /// Functors whose fluents are tested from their arguments (`holds_f`).
@@ -329,34 +331,45 @@ impl Registry {
         (comp, format_ident!("table_{}", self.names[rel as usize]))
     }
 
-    /// The argument of a scan of `true(f(args..))` (functor `fid`) whose
-    /// value mask it reads, with the variables in `bound` known: the bound
-    /// argument with most values (the most selective), if its masks are
-    /// worth having: several values, within [`MAX_VALUE_MASK_WORDS`].
-    pub fn scan_position(
+    /// The arguments of a scan of `true(f(args..))` (functor `fid`) whose
+    /// value masks it reads, with the variables in `bound` known: the bound
+    /// arguments of several values, most values first (the most selective;
+    /// the first of equals), as many as keep the masks within
+    /// [`MAX_VALUE_MASK_WORDS`] (a mask per combination of values, each at
+    /// most the state's words); none if not even one does.
+    pub fn scan_positions(
         &self,
         fid: u32,
         args: &[crate::lifted::Pat],
         bound: &[bool],
-    ) -> Option<usize> {
+    ) -> Option<Vec<usize>> {
         use crate::lifted::Pat;
-        let pos = (0..args.len())
+        let mut candidates: Vec<usize> = (0..args.len())
             .filter(|&i| matches!(args[i], Pat::Var(_) | Pat::Ground(_)) && args[i].bound_by(bound))
-            .max_by_key(|&i| (self.values_at(fid, i), std::cmp::Reverse(i)))?;
-        let values = self.values_at(fid, pos);
+            .filter(|&i| self.values_at(fid, i) >= 2)
+            .collect();
+        candidates.sort_by_key(|&i| (std::cmp::Reverse(self.values_at(fid, i)), i));
         let words = self.num_fluents.div_ceil(64).max(1);
-        (values >= 2 && values * words <= MAX_VALUE_MASK_WORDS).then_some(pos)
+        let mut masks = words;
+        let mut positions = Vec::new();
+        for i in candidates {
+            masks *= self.values_at(fid, i);
+            if masks > MAX_VALUE_MASK_WORDS {
+                break;
+            }
+            positions.push(i);
+        }
+        (!positions.is_empty()).then_some(positions)
     }
 
-    /// The tables selecting the fluents of functor `fid` whose argument
-    /// `pos` has a given value (`VALS_..`, the values sorted, and `MASKS_..`,
-    /// a mask per value), for a position [`Registry::scan_position`] chose.
-    pub fn value_mask(&mut self, fid: u32, pos: usize) -> (Ident, Ident) {
-        self.value_masks.insert((fid, pos));
-        (
-            format_ident!("VALS_{}_{}", fid, pos),
-            format_ident!("MASKS_{}_{}", fid, pos),
-        )
+    /// The tables selecting the fluents of functor `fid` whose arguments
+    /// `positions` have given values, for positions
+    /// [`Registry::scan_positions`] chose: per position, its values sorted
+    /// (`VALS_f_p`), and a mask per combination of values (`MASKS_f_p..`,
+    /// the first position's rank most significant).
+    pub fn value_mask(&mut self, fid: u32, positions: &[usize]) -> (Vec<Ident>, Ident) {
+        self.value_masks.insert((fid, positions.to_vec()));
+        masks::names(fid, positions)
     }
 
     /// Distinct values of argument `pos` among the fluents of functor `fid`.
@@ -464,9 +477,9 @@ impl Catalog for Registry {
         Some(self.rows_in(rel, tuples, args, bound))
     }
 
-    /// A scan with an argument bound reads the mask of that argument's
-    /// value (see [`body::Body`]): the fluents holding with it, after a
-    /// pass over the mask's words.
+    /// A scan with arguments bound reads the mask of their values (see
+    /// [`body::Body`]): the fluents holding with them, after a pass over
+    /// the mask's words.
     fn scan_price(&self, rel: u32, args: &[crate::lifted::Pat], bound: &[bool]) -> f64 {
         let every = 1.0 + self.estimate(rel, args, 0);
         let Some(crate::lifted::Pat::Func(f, a)) = args.first() else {
@@ -476,9 +489,11 @@ impl Catalog for Registry {
             return every;
         };
         let words = self.num_fluents.div_ceil(64).max(1);
-        let values = self
-            .scan_position(fid, a, bound)
-            .map(|i| self.values_at(fid, i));
+        let values = self.scan_positions(fid, a, bound).map(|ps| {
+            ps.iter()
+                .map(|&i| self.values_at(fid, i))
+                .product::<usize>()
+        });
         match values {
             Some(v) => 1.0 + (every - 1.0) / v as f64 + words as f64 / 4.0,
             None => every,

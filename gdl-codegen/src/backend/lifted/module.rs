@@ -951,7 +951,7 @@ fn ev_items(
     let term_fns = term_fns();
     quote! {
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{push_new, rows, set_bits_in, value_span, DenseMemo, Keyed, Memo, Span, NONE};
+        use #rt::lifted::{push_new, rows, set_bits_in, value_span, value_spans, DenseMemo, Keyed, Memo, Span, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
@@ -1308,10 +1308,7 @@ fn tables(
         });
         quote!(static #name: Span = #span;)
     });
-    let value_masks = reg
-        .value_masks
-        .iter()
-        .map(|&pair| value_mask_items(facts, layout, nw, pair));
+    let value_masks = super::masks::items(facts, layout, nw, &reg.value_masks);
     let fluent_items = fluent_tables(facts, reg, layout, nw, &mut arrays);
     let init = {
         let mut words = vec![0u64; nw];
@@ -1326,7 +1323,7 @@ fn tables(
     let consts = quote! {
         #(#makers)*
         #(#masks)*
-        #(#value_masks)*
+        #value_masks
         #fluent_items
         static INIT: [u64; #nwl] = [#(#init),*];
         static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
@@ -1381,7 +1378,7 @@ fn static_tables(
 
 /// A fluent mask as an array literal: the bits of the fluents whose term
 /// satisfies `holds`.
-fn mask_span(layout: &Layout, nw: usize, holds: impl Fn(u32) -> bool) -> TokenStream {
+pub fn mask_span(layout: &Layout, nw: usize, holds: impl Fn(u32) -> bool) -> TokenStream {
     let mut words = vec![0u64; nw];
     for (i, &t) in layout.terms.iter().enumerate() {
         if holds(t) {
@@ -1468,38 +1465,6 @@ fn fluent_rows(facts: &Facts, layout: &Layout, fid: u32) -> (TokenStream, DataAr
         width: arity + 1,
     };
     (item, rows)
-}
-
-/// `VALS_f_p` (the values of argument `pos` among functor `fid`'s fluents,
-/// sorted) and `MASKS_f_p` (per value, the fluents with it there).
-fn value_mask_items(
-    facts: &Facts,
-    layout: &Layout,
-    nw: usize,
-    (fid, pos): (u32, usize),
-) -> TokenStream {
-    let u = &facts.universe;
-    let arg = |t: u32| u.args[t as usize][pos];
-    let of_functor = |t: u32| u.functor[t as usize] == fid;
-    let vals: std::collections::BTreeSet<u32> = facts
-        .fluents
-        .iter()
-        .filter(|&&t| of_functor(t))
-        .map(|&t| arg(t))
-        .collect();
-    let rows = vals
-        .iter()
-        .map(|&v| mask_span(layout, nw, |t| of_functor(t) && arg(t) == v));
-    let k = usize_lit(vals.len());
-    let vals_name = format_ident!("VALS_{}_{}", fid, pos);
-    let masks_name = format_ident!("MASKS_{}_{}", fid, pos);
-    let vals = vals.iter().map(|&v| Literal::u32_unsuffixed(v));
-    quote! {
-        /// The values of one argument among one functor's fluents, sorted.
-        static #vals_name: [u32; #k] = [#(#vals),*];
-        /// Per value beside, the fluents with that value there.
-        static #masks_name: [Span; #k] = [#(#rows),*];
-    }
 }
 
 /// The `Game` methods that evaluate rules.

@@ -528,6 +528,21 @@ pub fn sort_moves(moves: &mut Vec<crate::game::Move>, count: usize) {
     });
 }
 
+/// Sorts the rows of `rows` from `start` on and removes repeats among
+/// them: a call's answers at the end of its arena.
+pub fn dedup_from<T: Ord + Copy>(rows: &mut Vec<T>, start: usize) {
+    let tail = &mut rows[start..];
+    tail.sort_unstable();
+    let mut kept = 0;
+    for i in 0..tail.len() {
+        if kept == 0 || tail[i] != tail[kept - 1] {
+            tail[kept] = tail[i];
+            kept += 1;
+        }
+    }
+    rows.truncate(start + kept);
+}
+
 /// Most terms a [`TermStore`] makes in one evaluation: a game whose rules
 /// build more in one state (a search over paths, say, that never closes)
 /// stops with this budget named rather than take the machine's memory.
@@ -743,6 +758,16 @@ mod tests {
         memo.clear();
         assert_eq!(memo.get(&[0, 0]), None);
         assert_eq!(memo.get(&[2, 1]), None);
+    }
+
+    #[test]
+    fn dedup_from_sorts_and_dedups_the_tail_only() {
+        let mut rows = vec![9, 3, 7, 3, 1, 7, 7];
+        dedup_from(&mut rows, 2);
+        assert_eq!(rows, vec![9, 3, 1, 3, 7]);
+        let mut empty: Vec<u32> = vec![4];
+        dedup_from(&mut empty, 1);
+        assert_eq!(empty, vec![4]);
     }
 
     #[test]

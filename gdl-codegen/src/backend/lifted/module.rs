@@ -229,9 +229,18 @@ fn derived_fn(
             memo_ty,
         );
     }
-    let bodies = rule_bodies(facts, reg, rel, adorn & !EXISTS, &free);
     let cyclic = reg.comp_of[rel as usize].is_some();
     let arena = format_ident!("arena_{}", name);
+    // Off any cycle, a call cannot meet itself while it runs: its answers
+    // go straight to the end of its arena, with no buffer between.
+    let direct = !cyclic && !free.is_empty();
+    let bodies = rule_bodies(
+        facts,
+        reg,
+        (rel, adorn & !EXISTS),
+        &free,
+        direct.then_some(&arena),
+    );
     if free.is_empty() && !cyclic {
         let precheck = guard_precheck(facts, reg, rel, adorn).unwrap_or_default();
         let memo_ty = reg.is_part(rel).then(|| {
@@ -298,6 +307,10 @@ fn derived_fn(
             let active = format_ident!("active_{}", m.name);
             let precheck = guard_precheck(facts, reg, rel, adorn);
             recursive_test_fn(&m, active, fallback, precheck)
+        }
+        _ if direct => {
+            let listed = reg.listed.contains(&rel);
+            direct_answers_fn(&m, arena, w, listed)
         }
         _ => {
             let listed = reg.listed.contains(&rel);
@@ -469,6 +482,57 @@ fn recursive_test_fn(
     )
 }
 
+/// A call with answers off any cycle: memoized, its answers pushed to the
+/// end of its arena as found (the range from where they start is theirs,
+/// as no call of the same function runs meanwhile).
+fn direct_answers_fn(
+    m: &Memoized,
+    arena: proc_macro2::Ident,
+    w: Literal,
+    listed: bool,
+) -> (TokenStream, Vec<TokenStream>) {
+    let Memoized {
+        name,
+        memo,
+        params,
+        bodies,
+        doc,
+        lookup,
+        ..
+    } = m;
+    let memo_ty = m.memo_type(quote!((u32, u32)));
+    // As in `answers_fn`: long lists of relations the queries do not list
+    // are sorted and deduplicated.
+    let dedup = if listed {
+        quote!()
+    } else {
+        quote! {
+            if self.#arena.len() - start > UNSORTED_ANSWERS {
+                dedup_from(&mut self.#arena, start);
+            }
+        }
+    };
+    let f = quote! {
+        #[doc = #doc]
+        /// Its answers are rows `start..end` of its arena.
+        fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
+            let key = [#(#params),*];
+            #lookup
+            let start = self.#arena.len();
+            #({ #bodies })*
+            #dedup
+            let answers = (start as u32, self.#arena.len() as u32);
+            self.#memo.insert(key, answers);
+            answers
+        }
+    };
+    let fields = vec![
+        quote!(#memo: #memo_ty),
+        quote!(#arena: ::std::vec::Vec<[u32; #w]>),
+    ];
+    (f, fields)
+}
+
 /// A call with answers: memoized, its answers a range of its arena.
 fn answers_fn(
     m: &Memoized,
@@ -595,12 +659,15 @@ fn guard_precheck(
 fn rule_bodies(
     facts: &Facts,
     reg: &mut Registry,
-    rel: u32,
-    adorn: Adorn,
+    (rel, adorn): (u32, Adorn),
     free: &[usize],
+    arena: Option<&proc_macro2::Ident>,
 ) -> Vec<TokenStream> {
     let rules = facts.rules.iter().filter(|r| r.head_rel == rel);
-    let push = |row: TokenStream| quote!(out.push(#row););
+    let push = |row: TokenStream| match arena {
+        Some(arena) => quote!(self.#arena.push(#row);),
+        None => quote!(out.push(#row);),
+    };
     rules
         .map(|rule| rule_body(reg, rule, adorn, free, push))
         .collect()
@@ -951,7 +1018,7 @@ fn ev_items(
     let term_fns = term_fns();
     quote! {
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{push_new, rows, set_bits_in, value_span, value_spans, DenseMemo, Keyed, Memo, Span, NONE};
+        use #rt::lifted::{dedup_from, push_new, rows, set_bits_in, value_span, value_spans, DenseMemo, Keyed, Memo, Span, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has

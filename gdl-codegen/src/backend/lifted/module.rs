@@ -218,7 +218,7 @@ fn derived_fn(
         .then(|| closure(&facts.rules, rel, arity, adorn))
         .flatten()
     {
-        let keys_ty = reg.dense_keys(rel, adorn, &name);
+        let keys_ty = reg.dense_keys(facts, rel, adorn, &name);
         let memo_ty = memo_type(keys_ty.as_ref(), &k, quote!((u32, u32)));
         return closure_fn(
             facts,
@@ -244,12 +244,12 @@ fn derived_fn(
     if free.is_empty() && !cyclic {
         let precheck = guard_precheck(facts, reg, rel, adorn).unwrap_or_default();
         let memo_ty = reg.is_part(rel).then(|| {
-            let keys_ty = reg.dense_keys(rel, adorn, &name);
+            let keys_ty = reg.dense_keys(facts, rel, adorn, &name);
             memo_type(keys_ty.as_ref(), &k, quote!(bool))
         });
         return off_cycle_test(memo_ty, (&name, &params, &doc), &bodies, precheck);
     }
-    let keys_ty = reg.dense_keys(rel, adorn, &name);
+    let keys_ty = reg.dense_keys(facts, rel, adorn, &name);
     // On a cycle, a call met again while it runs falls back to a closure
     // that answers it, or else to the component's fixpoint, computed whole
     // (`None` marks a running call).

@@ -179,6 +179,63 @@ pub fn rows<'a>(table: &'a [u32], width: usize, key: &[u32]) -> &'a [u32] {
     &table[lo * width..hi * width]
 }
 
+/// A sorted constant table (rows of `W` numbers) looked up by its first `K`
+/// columns through a directory computed at compile time: per key column,
+/// the rank of each value (from `lo`, `NONE` where absent), and where the
+/// rows of each combination of ranks start. [`Keyed`] builds the same
+/// directory at the first lookup; this one is a plain static, read without
+/// that check or its indirections (small directories only: the compiler
+/// prints it whole).
+#[derive(Debug)]
+pub struct Index<const K: usize, const W: usize> {
+    /// The table.
+    pub table: &'static [u32],
+    /// Per key column, the smallest value its ranks cover.
+    pub lo: [u32; K],
+    /// Per key column, the rank of value `lo + i` at `i`.
+    pub ranks: [&'static [u32]; K],
+    /// Per key column, its number of distinct values.
+    pub counts: [usize; K],
+    /// Rows `starts[c]..starts[c + 1]` have combined rank `c`.
+    pub starts: &'static [u32],
+}
+
+impl<const K: usize, const W: usize> Index<K, W> {
+    /// The rows whose key columns are `key`.
+    #[inline]
+    pub fn rows(&self, key: &[u32]) -> &'static [u32] {
+        let mut cell = 0;
+        // Indexed: the loop over the constant K unrolls, each column's
+        // tables read from the static directly.
+        #[allow(clippy::needless_range_loop, reason = "unrolled over the constant K")]
+        for c in 0..K {
+            match self.ranks[c].get(key[c].wrapping_sub(self.lo[c]) as usize) {
+                Some(&r) if r != NONE => cell = cell * self.counts[c] + r as usize,
+                _ => return &[],
+            }
+        }
+        match (self.starts.get(cell), self.starts.get(cell + 1)) {
+            (Some(&a), Some(&b)) => self
+                .table
+                .get(a as usize * W..b as usize * W)
+                .unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// [`Index::rows`] of a one-column key.
+    #[inline(always)]
+    pub fn rows1(&self, k: u32) -> &'static [u32] {
+        self.rows(&[k])
+    }
+
+    /// [`Index::rows`] of a two-column key.
+    #[inline(always)]
+    pub fn rows2(&self, k0: u32, k1: u32) -> &'static [u32] {
+        self.rows(&[k0, k1])
+    }
+}
+
 /// A sorted constant table (rows of `width` numbers) looked up by its first
 /// `keys` columns, through a directory built on first use: each key column's
 /// values are ranked, and the rows of every combination of ranks are found
@@ -758,6 +815,28 @@ mod tests {
         memo.clear();
         assert_eq!(memo.get(&[0, 0]), None);
         assert_eq!(memo.get(&[2, 1]), None);
+    }
+
+    #[test]
+    fn an_index_finds_the_rows_of_a_key() {
+        // (1 5 ..) twice, (2 5 ..) once, (2 6 ..) once; key values 1..2
+        // and 5..6, four cells.
+        static TABLE: [u32; 12] = [1, 5, 7, 1, 5, 8, 2, 5, 9, 2, 6, 3];
+        static R0: [u32; 2] = [0, 1];
+        static R1: [u32; 2] = [0, 1];
+        static STARTS: [u32; 5] = [0, 2, 2, 3, 4];
+        let index: Index<2, 3> = Index {
+            table: &TABLE,
+            lo: [1, 5],
+            ranks: [&R0, &R1],
+            counts: [2, 2],
+            starts: &STARTS,
+        };
+        assert_eq!(index.rows2(1, 5), &[1, 5, 7, 1, 5, 8]);
+        assert_eq!(index.rows2(1, 6), &[] as &[u32]);
+        assert_eq!(index.rows2(2, 6), &[2, 6, 3]);
+        assert_eq!(index.rows(&[0, 5]), &[] as &[u32]);
+        assert_eq!(index.rows(&[2, 40]), &[] as &[u32]);
     }
 
     #[test]

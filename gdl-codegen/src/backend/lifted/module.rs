@@ -1018,7 +1018,7 @@ fn ev_items(
     let term_fns = term_fns();
     quote! {
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{dedup_from, push_new, rows, set_bits_in, value_span, value_spans, DenseMemo, Keyed, Memo, Span, NONE};
+        use #rt::lifted::{dedup_from, push_new, rows, set_bits_in, value_span, value_spans, DenseMemo, Index, Keyed, Memo, Span, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
@@ -1427,13 +1427,22 @@ fn static_tables(
         rows.dedup();
         let name = static_table_name(&reg.names[rel as usize], bound, arity);
         if bound != 0 {
-            let index = format_ident!("{}_INDEX", name);
-            let w = usize_lit(arity);
-            let k = usize_lit(bound.count_ones() as usize);
-            makers.push(quote! {
-                /// The table beside, looked up by its bound columns.
-                static #index: Keyed = Keyed::new(&#name, #w, #k);
-            });
+            let keys = bound.count_ones() as usize;
+            let index = match fixed_index(&name, &rows, keys, arity) {
+                Some((index, mut tables)) => {
+                    arrays.append(&mut tables);
+                    index
+                }
+                None => {
+                    let index = format_ident!("{}_INDEX", name);
+                    let (w, k) = (usize_lit(arity), usize_lit(keys));
+                    quote! {
+                        /// The table beside, looked up by its bound columns.
+                        static #index: Keyed = Keyed::new(&#name, #w, #k);
+                    }
+                }
+            };
+            makers.push(index);
         }
         arrays.push(data(
             "A static relation's tuples, bound columns first, sorted.",
@@ -1441,6 +1450,82 @@ fn static_tables(
             rows.concat(),
         ));
     }
+}
+
+/// Most cells of a directory printed at compile time ([`fixed_index`]), and
+/// most values one of its rank tables spans: beyond either, the table's
+/// directory is built at run time ([`gdl_runtime::lifted::Keyed`]).
+const MAX_FIXED_CELLS: usize = 1 << 12;
+const MAX_FIXED_RANKS: usize = 1 << 14;
+
+/// The index of static table `name` (`rows`, sorted, of `arity` numbers)
+/// by its first `keys` columns, with its directory computed here
+/// (`gdl_runtime::lifted::Index`) and its tables, if small enough.
+fn fixed_index(
+    name: &proc_macro2::Ident,
+    rows: &[Vec<u32>],
+    keys: usize,
+    arity: usize,
+) -> Option<(TokenStream, Vec<DataArray>)> {
+    let domains = super::terms::domains(keys, rows.iter().map(|r| &r[..keys]));
+    let cells = domains
+        .iter()
+        .try_fold(1usize, |n, d| n.checked_mul(d.len().max(1)))?;
+    if cells > MAX_FIXED_CELLS {
+        return None;
+    }
+    let mut arrays = Vec::new();
+    let (mut los, mut rank_names, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+    for (c, d) in domains.iter().enumerate() {
+        let lo = d.first().copied().unwrap_or(0);
+        let span = d.last().map_or(0, |&hi| (hi - lo) as usize + 1);
+        if span > MAX_FIXED_RANKS {
+            return None;
+        }
+        let mut ranks = vec![NONE; span];
+        for (r, &v) in d.iter().enumerate() {
+            ranks[(v - lo) as usize] = r as u32;
+        }
+        let rank_name = format!("{name}_RANK_{c}");
+        rank_names.push(format_ident!("{}", rank_name));
+        arrays.push(data(
+            "Rank of each value of a key column (from the smallest).",
+            rank_name,
+            ranks,
+        ));
+        los.push(Literal::u32_unsuffixed(lo));
+        counts.push(usize_lit(d.len().max(1)));
+    }
+    // Rows sorted by their keys: the rows of one combination of ranks
+    // follow each other, combinations in order.
+    let mut starts = vec![0u32; cells + 1];
+    for row in rows {
+        let cell = super::terms::Dense::position(&domains, &row[..keys]);
+        starts[cell + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let starts_name = format!("{name}_STARTS");
+    let starts_ident = format_ident!("{}", starts_name);
+    arrays.push(data(
+        "Where the rows of each combination of key ranks start.",
+        starts_name,
+        starts,
+    ));
+    let index = format_ident!("{}_INDEX", name);
+    let (k, w) = (usize_lit(keys), usize_lit(arity));
+    let item = quote! {
+        /// The table beside, looked up by its bound columns.
+        static #index: Index<#k, #w> = Index {
+            table: &#name,
+            lo: [#(#los),*],
+            ranks: [#(&#rank_names),*],
+            counts: [#(#counts),*],
+            starts: &#starts_ident,
+        };
+    };
+    Some((item, arrays))
 }
 
 /// A fluent mask as an array literal: the bits of the fluents whose term

@@ -1,7 +1,8 @@
 //! The types of the memo tables: a call whose bound arguments take few
-//! values over all states (the relaxed fixpoint's extension of its
-//! relation) gets a dense table, `gdl_runtime::lifted::DenseMemo`, indexed
-//! by their ranks; other calls a hash table.
+//! values over all states (by the relaxed fixpoint's extension of its
+//! relation, or else by what its rules' heads take) gets a dense table,
+//! `gdl_runtime::lifted::DenseMemo`, indexed by their ranks; other calls a
+//! hash table.
 //!
 //! A dense table reads a slot where a hash table hashes and probes, and is
 //! cleared between states by a counter where a hash table writes its

@@ -30,6 +30,7 @@ pub mod masks;
 pub mod memo;
 pub mod module;
 pub mod plan;
+pub mod statics;
 pub mod terms;
 
 use std::collections::{BTreeMap, BTreeSet};

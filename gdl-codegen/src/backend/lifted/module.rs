@@ -11,7 +11,7 @@ use super::facts::Facts;
 use super::layout::Layout;
 use super::memo::{self, memo_type};
 use super::plan::{plan_rule, Adorn, Catalog, EXISTS};
-use super::{mask_name, static_table_name, Registry};
+use super::{mask_name, Registry};
 use crate::backend::common::format::{DataArray, Module};
 use crate::backend::common::{self, names, Texts};
 use crate::backend::ground::EmitOptions;
@@ -19,7 +19,8 @@ use crate::front::ir::{Keyword, Program};
 use crate::ground::db::NONE;
 use crate::lifted::{CRule, Pat};
 
-fn usize_lit(n: usize) -> Literal {
+/// `n` as an unsuffixed literal.
+pub fn usize_lit(n: usize) -> Literal {
     Literal::usize_unsuffixed(n)
 }
 
@@ -257,37 +258,7 @@ fn derived_fn(
         closure_test(facts, reg, rel, adorn)
             .unwrap_or_else(|| from_table(reg, rel, &keys, &free, &arena))
     });
-    let (lookup, some) = if let Some(fallback) = &fallback {
-        (
-            quote! {
-                match self.#memo.get(&key) {
-                    Some(Some(hit)) => return *hit,
-                    Some(None) => return #fallback,
-                    None => {}
-                }
-            },
-            quote!(Some),
-        )
-    } else {
-        (
-            quote! {
-                if let Some(hit) = self.#memo.get(&key) {
-                    return *hit;
-                }
-            },
-            quote!(),
-        )
-    };
-    let (store, store_answers) = if cyclic {
-        (quote!(#some(found)), quote!(#some(answers)))
-    } else {
-        (quote!(found), quote!(answers))
-    };
-    let pending = if cyclic {
-        quote!(self.#memo.insert(key, None);)
-    } else {
-        quote!()
-    };
+    let (lookup, pending, store, store_answers) = memo_access(&memo, fallback.as_ref());
     let m = Memoized {
         name,
         eval,
@@ -316,6 +287,40 @@ fn derived_fn(
             let listed = reg.listed.contains(&rel);
             answers_fn(&m, pool, arena, w, store_answers, listed)
         }
+    }
+}
+
+/// How a memoized call reads and writes `memo`: the lookup returning a hit
+/// (on a cycle, a call met again while it runs returns `fallback`), what
+/// it writes before it runs (on a cycle, `None`: running), and what it
+/// stores of a test's `found` and of an answer list's `answers`.
+fn memo_access(
+    memo: &proc_macro2::Ident,
+    fallback: Option<&TokenStream>,
+) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
+    match fallback {
+        Some(fallback) => (
+            quote! {
+                match self.#memo.get(&key) {
+                    Some(Some(hit)) => return *hit,
+                    Some(None) => return #fallback,
+                    None => {}
+                }
+            },
+            quote!(self.#memo.insert(key, None);),
+            quote!(Some(found)),
+            quote!(Some(answers)),
+        ),
+        None => (
+            quote! {
+                if let Some(hit) = self.#memo.get(&key) {
+                    return *hit;
+                }
+            },
+            quote!(),
+            quote!(found),
+            quote!(answers),
+        ),
     }
 }
 
@@ -1250,7 +1255,8 @@ fn header_items(
     }
 }
 
-fn data(doc: &str, name: impl Into<String>, data: Vec<u32>) -> DataArray {
+/// A data array of one number a row, named `name`, with its doc comment.
+pub fn data(doc: &str, name: impl Into<String>, data: Vec<u32>) -> DataArray {
     DataArray {
         doc: doc.to_owned(),
         name: name.into(),
@@ -1366,7 +1372,7 @@ fn tables(
         makers.push(f);
         arrays.append(&mut tables);
     }
-    static_tables(facts, reg, &mut arrays, &mut makers);
+    super::statics::static_tables(facts, reg, &mut arrays, &mut makers);
     let nwl = usize_lit(nw);
     let masks = reg.masks.iter().map(|&fid| {
         let name = mask_name(fid);
@@ -1398,134 +1404,6 @@ fn tables(
         static MOVE_OF: [&[u32]; #nrl] = [#(#move_of_refs),*];
     };
     (arrays, consts)
-}
-
-/// The sorted constant table of static relation `rel` called with `bound`
-/// (bound columns first) into `arrays`, and its lookup directory into
-/// `makers` when some column is bound.
-fn static_tables(
-    facts: &Facts,
-    reg: &Registry,
-    arrays: &mut Vec<DataArray>,
-    makers: &mut Vec<TokenStream>,
-) {
-    for &(rel, bound) in &reg.statics {
-        let arity = reg.arity[rel as usize];
-        let order: Vec<usize> = (0..arity)
-            .filter(|i| bound >> i & 1 == 1)
-            .chain((0..arity).filter(|i| bound >> i & 1 == 0))
-            .collect();
-        let mut rows: Vec<Vec<u32>> = facts.statics[rel as usize]
-            .as_ref()
-            .map(|ts| {
-                ts.iter()
-                    .map(|t| order.iter().map(|&i| t[i]).collect())
-                    .collect()
-            })
-            .unwrap_or_default();
-        rows.sort_unstable();
-        rows.dedup();
-        let name = static_table_name(&reg.names[rel as usize], bound, arity);
-        if bound != 0 {
-            let keys = bound.count_ones() as usize;
-            let index = match fixed_index(&name, &rows, keys, arity) {
-                Some((index, mut tables)) => {
-                    arrays.append(&mut tables);
-                    index
-                }
-                None => {
-                    let index = format_ident!("{}_INDEX", name);
-                    let (w, k) = (usize_lit(arity), usize_lit(keys));
-                    quote! {
-                        /// The table beside, looked up by its bound columns.
-                        static #index: Keyed = Keyed::new(&#name, #w, #k);
-                    }
-                }
-            };
-            makers.push(index);
-        }
-        arrays.push(data(
-            "A static relation's tuples, bound columns first, sorted.",
-            name.to_string(),
-            rows.concat(),
-        ));
-    }
-}
-
-/// Most cells of a directory printed at compile time ([`fixed_index`]), and
-/// most values one of its rank tables spans: beyond either, the table's
-/// directory is built at run time ([`gdl_runtime::lifted::Keyed`]).
-const MAX_FIXED_CELLS: usize = 1 << 12;
-const MAX_FIXED_RANKS: usize = 1 << 14;
-
-/// The index of static table `name` (`rows`, sorted, of `arity` numbers)
-/// by its first `keys` columns, with its directory computed here
-/// (`gdl_runtime::lifted::Index`) and its tables, if small enough.
-fn fixed_index(
-    name: &proc_macro2::Ident,
-    rows: &[Vec<u32>],
-    keys: usize,
-    arity: usize,
-) -> Option<(TokenStream, Vec<DataArray>)> {
-    let domains = super::terms::domains(keys, rows.iter().map(|r| &r[..keys]));
-    let cells = domains
-        .iter()
-        .try_fold(1usize, |n, d| n.checked_mul(d.len().max(1)))?;
-    if cells > MAX_FIXED_CELLS {
-        return None;
-    }
-    let mut arrays = Vec::new();
-    let (mut los, mut rank_names, mut counts) = (Vec::new(), Vec::new(), Vec::new());
-    for (c, d) in domains.iter().enumerate() {
-        let lo = d.first().copied().unwrap_or(0);
-        let span = d.last().map_or(0, |&hi| (hi - lo) as usize + 1);
-        if span > MAX_FIXED_RANKS {
-            return None;
-        }
-        let mut ranks = vec![NONE; span];
-        for (r, &v) in d.iter().enumerate() {
-            ranks[(v - lo) as usize] = r as u32;
-        }
-        let rank_name = format!("{name}_RANK_{c}");
-        rank_names.push(format_ident!("{}", rank_name));
-        arrays.push(data(
-            "Rank of each value of a key column (from the smallest).",
-            rank_name,
-            ranks,
-        ));
-        los.push(Literal::u32_unsuffixed(lo));
-        counts.push(usize_lit(d.len().max(1)));
-    }
-    // Rows sorted by their keys: the rows of one combination of ranks
-    // follow each other, combinations in order.
-    let mut starts = vec![0u32; cells + 1];
-    for row in rows {
-        let cell = super::terms::Dense::position(&domains, &row[..keys]);
-        starts[cell + 1] += 1;
-    }
-    for i in 1..starts.len() {
-        starts[i] += starts[i - 1];
-    }
-    let starts_name = format!("{name}_STARTS");
-    let starts_ident = format_ident!("{}", starts_name);
-    arrays.push(data(
-        "Where the rows of each combination of key ranks start.",
-        starts_name,
-        starts,
-    ));
-    let index = format_ident!("{}_INDEX", name);
-    let (k, w) = (usize_lit(keys), usize_lit(arity));
-    let item = quote! {
-        /// The table beside, looked up by its bound columns.
-        static #index: Index<#k, #w> = Index {
-            table: &#name,
-            lo: [#(#los),*],
-            ranks: [#(&#rank_names),*],
-            counts: [#(#counts),*],
-            starts: &#starts_ident,
-        };
-    };
-    Some((item, arrays))
 }
 
 /// A fluent mask as an array literal: the bits of the fluents whose term

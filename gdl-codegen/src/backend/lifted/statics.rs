@@ -1,0 +1,141 @@
+//! The static relations' tables the rules read by bound columns: each
+//! sorted, bound columns first, with its index, a directory computed here
+//! where small (`gdl_runtime::lifted::Index`), else built at the first
+//! lookup (`gdl_runtime::lifted::Keyed`).
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::facts::Facts;
+use super::module::{data, usize_lit};
+use super::{static_table_name, Registry};
+use crate::backend::common::format::DataArray;
+use crate::ground::db::NONE;
+
+/// The sorted constant table of static relation `rel` called with `bound`
+/// (bound columns first) into `arrays`, and its lookup directory into
+/// `makers` when some column is bound.
+pub fn static_tables(
+    facts: &Facts,
+    reg: &Registry,
+    arrays: &mut Vec<DataArray>,
+    makers: &mut Vec<TokenStream>,
+) {
+    for &(rel, bound) in &reg.statics {
+        let arity = reg.arity[rel as usize];
+        let order: Vec<usize> = (0..arity)
+            .filter(|i| bound >> i & 1 == 1)
+            .chain((0..arity).filter(|i| bound >> i & 1 == 0))
+            .collect();
+        let mut rows: Vec<Vec<u32>> = facts.statics[rel as usize]
+            .as_ref()
+            .map(|ts| {
+                ts.iter()
+                    .map(|t| order.iter().map(|&i| t[i]).collect())
+                    .collect()
+            })
+            .unwrap_or_default();
+        rows.sort_unstable();
+        rows.dedup();
+        let name = static_table_name(&reg.names[rel as usize], bound, arity);
+        if bound != 0 {
+            let keys = bound.count_ones() as usize;
+            let index = match fixed_index(&name, &rows, keys, arity) {
+                Some((index, mut tables)) => {
+                    arrays.append(&mut tables);
+                    index
+                }
+                None => {
+                    let index = format_ident!("{}_INDEX", name);
+                    let (w, k) = (usize_lit(arity), usize_lit(keys));
+                    quote! {
+                        /// The table beside, looked up by its bound columns.
+                        static #index: Keyed = Keyed::new(&#name, #w, #k);
+                    }
+                }
+            };
+            makers.push(index);
+        }
+        arrays.push(data(
+            "A static relation's tuples, bound columns first, sorted.",
+            name.to_string(),
+            rows.concat(),
+        ));
+    }
+}
+
+/// Most cells of a directory printed at compile time ([`fixed_index`]), and
+/// most values one of its rank tables spans: beyond either, the table's
+/// directory is built at run time ([`gdl_runtime::lifted::Keyed`]).
+const MAX_FIXED_CELLS: usize = 1 << 12;
+const MAX_FIXED_RANKS: usize = 1 << 14;
+
+/// The index of static table `name` (`rows`, sorted, of `arity` numbers)
+/// by its first `keys` columns, with its directory computed here
+/// (`gdl_runtime::lifted::Index`) and its tables, if small enough.
+fn fixed_index(
+    name: &proc_macro2::Ident,
+    rows: &[Vec<u32>],
+    keys: usize,
+    arity: usize,
+) -> Option<(TokenStream, Vec<DataArray>)> {
+    let domains = super::terms::domains(keys, rows.iter().map(|r| &r[..keys]));
+    let cells = domains
+        .iter()
+        .try_fold(1usize, |n, d| n.checked_mul(d.len().max(1)))?;
+    if cells > MAX_FIXED_CELLS {
+        return None;
+    }
+    let mut arrays = Vec::new();
+    let (mut los, mut rank_names, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+    for (c, d) in domains.iter().enumerate() {
+        let lo = d.first().copied().unwrap_or(0);
+        let span = d.last().map_or(0, |&hi| (hi - lo) as usize + 1);
+        if span > MAX_FIXED_RANKS {
+            return None;
+        }
+        let mut ranks = vec![NONE; span];
+        for (r, &v) in d.iter().enumerate() {
+            ranks[(v - lo) as usize] = r as u32;
+        }
+        let rank_name = format!("{name}_RANK_{c}");
+        rank_names.push(format_ident!("{}", rank_name));
+        arrays.push(data(
+            "Rank of each value of a key column (from the smallest).",
+            rank_name,
+            ranks,
+        ));
+        los.push(Literal::u32_unsuffixed(lo));
+        counts.push(usize_lit(d.len().max(1)));
+    }
+    // Rows sorted by their keys: the rows of one combination of ranks
+    // follow each other, combinations in order.
+    let mut starts = vec![0u32; cells + 1];
+    for row in rows {
+        let cell = super::terms::Dense::position(&domains, &row[..keys]);
+        starts[cell + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let starts_name = format!("{name}_STARTS");
+    let starts_ident = format_ident!("{}", starts_name);
+    arrays.push(data(
+        "Where the rows of each combination of key ranks start.",
+        starts_name,
+        starts,
+    ));
+    let index = format_ident!("{}_INDEX", name);
+    let (k, w) = (usize_lit(keys), usize_lit(arity));
+    let item = quote! {
+        /// The table beside, looked up by its bound columns.
+        static #index: Index<#k, #w> = Index {
+            table: &#name,
+            lo: [#(#los),*],
+            ranks: [#(&#rank_names),*],
+            counts: [#(#counts),*],
+            starts: &#starts_ident,
+        };
+    };
+    Some((item, arrays))
+}

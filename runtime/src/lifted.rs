@@ -778,6 +778,27 @@ mod tests {
         ];
         assert_eq!(value_span(&vals, &SPANS, 7).first, 2);
         assert_eq!(value_span(&vals, &SPANS, 5).words.len(), 0);
+        // Two arguments of values [3, 7] and [1, 2]: spans by rank pairs,
+        // the first argument's rank most significant.
+        static PAIRS: [Span; 4] = [
+            Span::EMPTY,
+            Span::EMPTY,
+            Span {
+                first: 1,
+                words: &[4],
+            },
+            Span::EMPTY,
+        ];
+        let (first, second) = ([3, 7], [1, 2]);
+        assert_eq!(value_spans([&first, &second], &PAIRS, [7, 1]).first, 1);
+        assert_eq!(
+            value_spans([&first, &second], &PAIRS, [7, 2]).words.len(),
+            0
+        );
+        assert_eq!(
+            value_spans([&first, &second], &PAIRS, [4, 1]).words.len(),
+            0
+        );
     }
 
     /// Keys `[a, b]` with `a < 3` and `b < 2` get slots.

@@ -15,6 +15,7 @@ use quote::{format_ident, quote};
 use super::facts::Facts;
 use super::layout::Layout;
 use super::module::mask_span;
+use super::terms::{domains, Dense};
 
 /// The names of the value tables of `positions` of functor `fid` (one per
 /// position) and of its masks.
@@ -48,21 +49,19 @@ pub fn items<'a>(
     let mut items = TokenStream::new();
     let mut vals_done = std::collections::BTreeSet::new();
     for (fid, positions) in used {
-        let of_functor = |t: &&u32| u.functor[**t as usize] == *fid;
-        let values: Vec<Vec<u32>> = positions
+        // The functor's fluents, each with its values at `positions`.
+        let fluents: Vec<(u32, Vec<u32>)> = facts
+            .fluents
             .iter()
-            .map(|&p| {
-                let mut v: Vec<u32> = facts
-                    .fluents
-                    .iter()
-                    .filter(of_functor)
-                    .map(|&t| u.args[t as usize][p])
-                    .collect();
-                v.sort_unstable();
-                v.dedup();
-                v
+            .filter(|&&t| u.functor[t as usize] == *fid)
+            .map(|&t| {
+                (
+                    t,
+                    positions.iter().map(|&p| u.args[t as usize][p]).collect(),
+                )
             })
             .collect();
+        let values = domains(positions.len(), fluents.iter().map(|(_, k)| k.as_slice()));
         let (vals_names, masks_name) = names(*fid, positions);
         for ((name, v), p) in vals_names.iter().zip(&values).zip(positions) {
             if vals_done.insert((*fid, *p)) {
@@ -76,12 +75,9 @@ pub fn items<'a>(
         }
         // Each fluent's combination of ranks, the first most significant.
         let mut by_combination: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
-        for &t in facts.fluents.iter().filter(of_functor) {
-            let k = positions.iter().zip(&values).fold(0, |k, (&p, v)| {
-                let r = v.binary_search(&u.args[t as usize][p]).expect("a value");
-                k * v.len() + r
-            });
-            by_combination.entry(k).or_default().push(t);
+        for (t, key) in &fluents {
+            let k = Dense::position(&values, key);
+            by_combination.entry(k).or_default().push(*t);
         }
         let combinations: usize = values.iter().map(Vec::len).product();
         let rows = (0..combinations).map(|k| match by_combination.get(&k) {

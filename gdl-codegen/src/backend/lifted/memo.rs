@@ -145,10 +145,7 @@ impl Registry {
 /// `tuples`.
 fn column<'a>(tuples: impl Iterator<Item = &'a [u32]>, args: &[Pat], v: u32) -> Option<Vec<u32>> {
     let j = args.iter().position(|a| *a == Pat::Var(v))?;
-    let mut d: Vec<u32> = tuples.map(|t| t[j]).collect();
-    d.sort_unstable();
-    d.dedup();
-    Some(d)
+    domains(1, tuples.map(|t| std::slice::from_ref(&t[j]))).pop()
 }
 
 /// [`column`] over the fluents of functor `fid`.
@@ -213,9 +210,8 @@ pub fn dense_key_items(reg: &Registry, rt: &syn::Path) -> (Vec<DataArray>, Token
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{program_and_facts, relation_named};
     use super::*;
-    use crate::front::{self, Options};
-    use crate::ground::budget::Budget;
 
     /// `near` has a relaxed extension; `far` (9·9·10·10·10 tuples) has
     /// none, so its keys' values come from its rule's body.
@@ -233,16 +229,9 @@ mod tests {
 
     #[test]
     fn calls_with_few_key_combinations_get_dense_memo_tables() {
-        let fe = front::run_bytes("memo.kif", GAME.as_bytes(), &Options::default());
-        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
-        let p = &fe.program;
-        let rel = |name: &str| {
-            (0..p.preds.len() as u32)
-                .find(|&i| p.symbols.name(p.preds[i as usize].name) == name)
-                .expect("a relation of that name")
-        };
-        let facts = Facts::compute(p, &Budget::default()).expect("facts");
-        let mut reg = Registry::new(p, &facts);
+        let (p, facts) = program_and_facts(GAME);
+        let rel = |name: &str| relation_named(&p, name);
+        let mut reg = Registry::new(&p, &facts);
         let (near, far) = (rel("near"), rel("far"));
         assert!(reg.relaxed_tuples[near as usize].is_some());
         assert!(reg.relaxed_tuples[far as usize].is_none());

@@ -757,17 +757,27 @@ mod tests {
         (<= terminal (true (cell 1 x)))
         (<= (goal r 100) (true (cell 1 x)))";
 
+    /// The checked program of `text` and its facts (for the back end's
+    /// unit tests).
+    pub(super) fn program_and_facts(text: &str) -> (Program, Facts) {
+        let fe = front::run_bytes("test.kif", text.as_bytes(), &Options::default());
+        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
+        let facts = Facts::compute(&fe.program, &Budget::default()).expect("facts");
+        (fe.program, facts)
+    }
+
+    /// The relation of `p` named `name`.
+    pub(super) fn relation_named(p: &Program, name: &str) -> u32 {
+        (0..p.preds.len() as u32)
+            .find(|&i| p.symbols.name(p.preds[i as usize].name) == name)
+            .expect("a relation of that name")
+    }
+
     #[test]
     fn only_components_every_base_rule_of_which_reads_the_move_are_move_seeded() {
-        let fe = front::run_bytes("row.kif", ROW.as_bytes(), &Options::default());
-        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
-        let p = &fe.program;
-        let rel = |name: &str| {
-            (0..p.preds.len())
-                .find(|&i| p.symbols.name(p.preds[i].name) == name)
-                .expect("a relation of that name")
-        };
-        let facts = Facts::compute(p, &Budget::default()).expect("facts");
+        let (program, facts) = program_and_facts(ROW);
+        let p = &program;
+        let rel = |name: &str| relation_named(p, name) as usize;
         let n = facts.statics.len();
         let comp_of = cycles(&facts, n);
         let does = p.keyword_pred(Keyword::Does).map(|d| d.0);

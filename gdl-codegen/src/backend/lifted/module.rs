@@ -279,13 +279,16 @@ fn derived_fn(
             let precheck = guard_precheck(facts, reg, rel, adorn);
             recursive_test_fn(&m, active, fallback, precheck)
         }
-        _ if direct => {
-            let listed = reg.listed.contains(&rel);
-            direct_answers_fn(&m, arena, w, listed)
-        }
         _ => {
-            let listed = reg.listed.contains(&rel);
-            answers_fn(&m, pool, arena, w, store_answers, listed)
+            let collect = if direct {
+                Collect::Direct
+            } else {
+                Collect::Buffered {
+                    pool,
+                    stored: store_answers,
+                }
+            };
+            answers_fn(&m, arena, w, collect, reg.listed.contains(&rel))
         }
     }
 }
@@ -487,64 +490,25 @@ fn recursive_test_fn(
     )
 }
 
-/// A call with answers off any cycle: memoized, its answers pushed to the
-/// end of its arena as found (the range from where they start is theirs,
-/// as no call of the same function runs meanwhile).
-fn direct_answers_fn(
-    m: &Memoized,
-    arena: proc_macro2::Ident,
-    w: Literal,
-    listed: bool,
-) -> (TokenStream, Vec<TokenStream>) {
-    let Memoized {
-        name,
-        memo,
-        params,
-        bodies,
-        doc,
-        lookup,
-        ..
-    } = m;
-    let memo_ty = m.memo_type(quote!((u32, u32)));
-    // As in `answers_fn`: long lists of relations the queries do not list
-    // are sorted and deduplicated.
-    let dedup = if listed {
-        quote!()
-    } else {
-        quote! {
-            if self.#arena.len() - start > UNSORTED_ANSWERS {
-                dedup_from(&mut self.#arena, start);
-            }
-        }
-    };
-    let f = quote! {
-        #[doc = #doc]
-        /// Its answers are rows `start..end` of its arena.
-        fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
-            let key = [#(#params),*];
-            #lookup
-            let start = self.#arena.len();
-            #({ #bodies })*
-            #dedup
-            let answers = (start as u32, self.#arena.len() as u32);
-            self.#memo.insert(key, answers);
-            answers
-        }
-    };
-    let fields = vec![
-        quote!(#memo: #memo_ty),
-        quote!(#arena: ::std::vec::Vec<[u32; #w]>),
-    ];
-    (f, fields)
+/// How a call with answers collects them: in a buffer from a pool, moved
+/// to its arena at the end and memoized as `stored` (`answers` or, on a
+/// cycle, `Some(answers)`); or, off any cycle, pushed straight to the end
+/// of its arena as found (the range from where they start is theirs, as no
+/// call of the same function runs meanwhile).
+enum Collect {
+    Buffered {
+        pool: proc_macro2::Ident,
+        stored: TokenStream,
+    },
+    Direct,
 }
 
 /// A call with answers: memoized, its answers a range of its arena.
 fn answers_fn(
     m: &Memoized,
-    pool: proc_macro2::Ident,
     arena: proc_macro2::Ident,
     w: Literal,
-    store_answers: TokenStream,
+    collect: Collect,
     listed: bool,
 ) -> (TokenStream, Vec<TokenStream>) {
     let Memoized {
@@ -558,23 +522,45 @@ fn answers_fn(
         ..
     } = m;
     let memo_ty = m.memo_type(quote!((u32, u32)));
-    let store = store_in_arena((memo, &pool, &arena), store_answers);
     // The queries' own relations are read by the queries, which set bits
     // or sort their answers anyway, and by tests: duplicates cost less
     // than sorting every list to remove them. Other lists are sorted only
     // when long: a reader walks a short list's duplicates for less than
     // the sort would cost, and a long list, deduplicated, cannot make its
     // readers' lists grow with the duplicates of the lists they read.
-    let dedup = if listed {
-        quote!()
-    } else {
-        quote! {
-            if out.len() > UNSORTED_ANSWERS {
-                out.sort_unstable();
-                out.dedup();
-            }
-        }
+    let (begin, dedup, end, fields) = match collect {
+        Collect::Buffered { pool, stored } => (
+            // A buffer from the pool (a stack, as calls nest), which
+            // keeps its capacity from state to state.
+            quote!(let mut out = self.#pool.pop().unwrap_or_default();),
+            quote! {
+                if out.len() > UNSORTED_ANSWERS {
+                    out.sort_unstable();
+                    out.dedup();
+                }
+            },
+            store_in_arena((memo, &pool, &arena), stored),
+            answer_fields((memo, &pool, &arena), &w, memo_ty),
+        ),
+        Collect::Direct => (
+            quote!(let start = self.#arena.len();),
+            quote! {
+                if self.#arena.len() - start > UNSORTED_ANSWERS {
+                    dedup_from(&mut self.#arena, start);
+                }
+            },
+            quote! {
+                let answers = (start as u32, self.#arena.len() as u32);
+                self.#memo.insert(key, answers);
+                answers
+            },
+            vec![
+                quote!(#memo: #memo_ty),
+                quote!(#arena: ::std::vec::Vec<[u32; #w]>),
+            ],
+        ),
     };
+    let dedup = if listed { quote!() } else { dedup };
     let f = quote! {
         #[doc = #doc]
         /// Its answers are rows `start..end` of its arena.
@@ -582,15 +568,13 @@ fn answers_fn(
             let key = [#(#params),*];
             #lookup
             #pending
-            // A buffer from the pool (a stack, as calls nest), which
-            // keeps its capacity from state to state.
-            let mut out = self.#pool.pop().unwrap_or_default();
+            #begin
             #({ #bodies })*
             #dedup
-            #store
+            #end
         }
     };
-    (f, answer_fields((memo, &pool, &arena), &w, memo_ty))
+    (f, fields)
 }
 
 /// The end of a call with answers: its answers `out` moved to its arena,

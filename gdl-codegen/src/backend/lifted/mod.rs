@@ -2,6 +2,7 @@
 //! their ground instances, for games whose ground program is too large.
 //!
 //! Stages, one a file:
+//! - [`flatten`]: compound arguments of helper relations made arguments;
 //! - [`facts`]: the compile-time facts (term universe, fluents and moves by
 //!   the relaxed fixpoint over what they depend on, static relations);
 //! - [`plan`]: a join order per rule and per adornment (pattern of bound
@@ -24,6 +25,7 @@ pub mod closure;
 pub mod defer;
 pub mod factor;
 pub mod facts;
+pub mod flatten;
 pub mod guards;
 pub mod layout;
 pub mod masks;
@@ -79,8 +81,9 @@ pub fn module(
 ) -> Result<Module, LiftedError> {
     let rt: syn::Path = syn::parse_str(&opts.runtime_path)
         .map_err(|_| LiftedError::BadRuntimePath(opts.runtime_path.clone()))?;
-    let facts = Facts::compute(program, budget).map_err(LiftedError::Domains)?;
-    Ok(module::build(program, &facts, opts, &rt))
+    let program = flatten::flatten(program);
+    let facts = Facts::compute(&program, budget).map_err(LiftedError::Domains)?;
+    Ok(module::build(&program, &facts, opts, &rt))
 }
 
 /// What the generated code needs, registered while rule bodies are

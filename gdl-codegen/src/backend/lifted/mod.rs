@@ -161,6 +161,8 @@ pub struct Registry {
     built_leaves: Vec<Option<Vec<u32>>>,
     /// Functors with terms in the universe (`make_<f>` exists).
     in_universe: Vec<bool>,
+    /// The initial state's fluents by functor, as tuples of arguments.
+    init_tuples: FxHashMap<u32, Vec<Vec<u32>>>,
 }
 
 impl Registry {
@@ -222,7 +224,10 @@ impl Registry {
                 .or_insert(0) += 1;
         }
         let kw = |k| program.keyword_pred(k).map(|p| p.0);
+        let fluent_values = fluent_values(facts);
+        let init_tuples = functional_init(facts, &fluent_values);
         Registry {
+            init_tuples,
             names,
             arity,
             program_rels,
@@ -240,7 +245,7 @@ impl Registry {
             value_masks: BTreeSet::new(),
             fluent_rows: BTreeSet::new(),
             held: BTreeSet::new(),
-            fluent_values: fluent_values(facts),
+            fluent_values,
             calls: Vec::new(),
             dense_keys: Vec::new(),
             call_names: BTreeMap::new(),
@@ -533,6 +538,36 @@ impl Catalog for Registry {
         (rows <= FEW_ROWS).then_some(rows)
     }
 
+    /// From the initial state, for a functor it gives a value for every key
+    /// (see [`functional_init`]): one fluent per key, so `(velx ?p ?v)` with
+    /// `?p` known meets one fluent where its relaxed fluents are a hundred.
+    fn state_rows(&self, args: &[crate::lifted::Pat], bound: &[bool]) -> Option<f64> {
+        let Some(crate::lifted::Pat::Func(f, a)) = args.first() else {
+            return None;
+        };
+        let fid = self.functor(*f, a.len())?;
+        let tuples = self.init_tuples.get(&fid)?;
+        // The initial fluents with the constants of `a`, per combination
+        // of the bound variables' values.
+        let matching: Vec<Vec<u32>> = tuples
+            .iter()
+            .filter(|t| {
+                a.iter()
+                    .zip(t.iter())
+                    .all(|(p, &v)| !matches!(p, crate::lifted::Pat::Ground(g) if *g != v))
+            })
+            .cloned()
+            .collect();
+        let vars: Vec<usize> = (0..a.len())
+            .filter(|&i| matches!(&a[i], crate::lifted::Pat::Var(v) if bound[*v as usize]))
+            .collect();
+        let space: f64 = vars
+            .iter()
+            .map(|&i| self.values_at(fid, i).max(1) as f64)
+            .product();
+        Some(matching.len() as f64 / space)
+    }
+
     fn may_ask_exists(&self, rel: u32) -> bool {
         self.comp_of[rel as usize].is_none() && !self.listed.contains(&rel)
     }
@@ -661,6 +696,35 @@ fn fluent_values(facts: &Facts) -> FxHashMap<(u32, usize), usize> {
     seen.into_iter().map(|(k, v)| (k, v.len())).collect()
 }
 
+/// The initial fluents, as tuples of arguments, of each functor they give
+/// a value (the last argument) for every combination of the other
+/// arguments' values, once (a board listing every square, a counter per
+/// player, the one `control`): the count per key
+/// stays as play goes on, so the initial state tells how many fluents a
+/// scan meets where the functor's relaxed fluents do not.
+fn functional_init(
+    facts: &Facts,
+    values: &FxHashMap<(u32, usize), usize>,
+) -> FxHashMap<u32, Vec<Vec<u32>>> {
+    let mut init: FxHashMap<u32, Vec<Vec<u32>>> = FxHashMap::default();
+    for &f in &facts.init {
+        let t = facts.fluents[f as usize] as usize;
+        init.entry(facts.universe.functor[t])
+            .or_default()
+            .push(facts.universe.args[t].clone());
+    }
+    init.retain(|&fid, tuples| {
+        // The value is the last argument, by convention (`(cell ?x ?y ?c)`).
+        let keys = tuples.first().map_or(0, |t| t.len().saturating_sub(1));
+        let distinct: BTreeSet<&[u32]> = tuples.iter().map(|t| &t[..keys]).collect();
+        let space: usize = (0..keys)
+            .map(|i| values.get(&(fid, i)).copied().unwrap_or(0))
+            .product();
+        distinct.len() == tuples.len() && distinct.len() == space
+    });
+    init
+}
+
 /// Largest table of masks by argument value, in words: beyond it a scan
 /// tests the value fluent by fluent.
 const MAX_VALUE_MASK_WORDS: usize = 1 << 13;
@@ -744,6 +808,8 @@ mod tests {
     use super::*;
     use crate::front::{self, Options};
     use crate::ground::budget::Budget;
+    use crate::lifted::Pat;
+    use plan::Catalog;
 
     /// A row of cells: a move at `?m` turns over the run of opponent discs
     /// after it (`flip`, seeded by the move); `open` is a run of empty
@@ -759,6 +825,44 @@ mod tests {
         (<= (next (cell ?b ?c)) (true (cell ?b ?c)) (not (flip ?b)))
         (<= terminal (true (cell 1 x)))
         (<= (goal r 100) (true (cell 1 x)))";
+
+    #[test]
+    fn the_initial_state_estimates_scans_of_a_functor_it_lists_for_every_key() {
+        let text = "(role r) (succ 1 2) (succ 2 3)
+            (init (cell 1 b)) (init (cell 2 b)) (init (cell 3 x)) (init (score 0))
+            (init (mark 1 x))
+            (<= (next (cell ?a x)) (does r (put ?a)))
+            (<= (next (cell ?a ?c)) (true (cell ?a ?c)) (not (does r (put ?a))))
+            (<= (next (score ?b)) (true (score ?a)) (succ ?a ?b))
+            (<= (next (mark ?b x)) (true (mark ?a x)) (succ ?a ?b))
+            (<= (next (mark ?a x)) (true (mark ?a x)))
+            (<= (legal r (put ?a)) (true (cell ?a b)))
+            (<= terminal (true (score 3)))
+            (<= (goal r 100) (true (score 3)))";
+        let (program, facts) = program_and_facts(text);
+        let reg = Registry::new(&program, &facts);
+        let fid = |name: &str, arity| {
+            let sym = program.symbols.lookup(name).expect("a functor");
+            reg.functor(sym, arity).expect("a functor id")
+        };
+        // Every square once, and one score: their counts per key hold.
+        assert!(reg.init_tuples.contains_key(&fid("cell", 2)));
+        assert!(reg.init_tuples.contains_key(&fid("score", 1)));
+        // Marks accumulate: one of three squares in the initial state.
+        assert!(!reg.init_tuples.contains_key(&fid("mark", 2)));
+        let cell = |a: Pat, b: Pat| {
+            [Pat::Func(
+                program.symbols.lookup("cell").unwrap(),
+                vec![a, b].into(),
+            )]
+        };
+        let b = facts.universe.text.iter().position(|t| t == "b").unwrap() as u32;
+        // A square's fluent: one; the blank squares: two of three.
+        let rows = reg.state_rows(&cell(Pat::Var(0), Pat::Var(1)), &[true, false]);
+        assert_eq!(rows, Some(1.0));
+        let rows = reg.state_rows(&cell(Pat::Var(0), Pat::Ground(b)), &[false]);
+        assert_eq!(rows, Some(2.0));
+    }
 
     /// The checked program of `text` and its facts (for the back end's
     /// unit tests).

@@ -107,6 +107,12 @@ pub trait Catalog {
     fn static_rows(&self, _rel: u32, _args: &[Pat], _bound: &[bool]) -> Option<f64> {
         None
     }
+    /// For a scan or test of the state, the fluents matching `args` with
+    /// the variables in `bound` known, if the catalog knows better than
+    /// [`Catalog::estimate`].
+    fn state_rows(&self, _args: &[Pat], _bound: &[bool]) -> Option<f64> {
+        None
+    }
 }
 
 /// Bodies of at most this many literals are ordered by an exhaustive search
@@ -333,6 +339,7 @@ fn price(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> (f64, f64) {
             let est = match source {
                 Source::Static => catalog.static_rows(*rel, args, bound),
                 Source::Derived | Source::Table => catalog.derived_rows(*rel, args, bound),
+                Source::True => catalog.state_rows(args, bound),
                 _ => None,
             }
             .unwrap_or_else(|| catalog.estimate(*rel, args, known));

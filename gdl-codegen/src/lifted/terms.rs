@@ -65,12 +65,22 @@ pub fn mix(mut h: u64) -> u64 {
     h ^ (h >> 33)
 }
 
+/// A node's hash, 32 bits of it: the table keeps it beside the node's
+/// index, so that growing the table does not hash every node again (with
+/// the relaxed fixpoint's wide atoms that was a third of an emit).
 #[inline]
-fn node_hash(head: u32, args: &[u32]) -> u64 {
+fn node_hash(head: u32, args: &[u32]) -> u32 {
     let mut h = FxHasher::default();
     head.hash(&mut h);
     args.hash(&mut h);
-    mix(h.finish())
+    mix(h.finish()) as u32
+}
+
+/// The table's hash of a stored 32-bit hash: spread over 64 bits, as the
+/// table takes its buckets from the low bits and its tags from the top.
+#[inline]
+fn spread(h: u32) -> u64 {
+    (h as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// Whether node index `i` has header `head` and arguments `args`.
@@ -136,9 +146,8 @@ pub struct TermStore {
     nodes: Vec<Entry>,
     /// The argument ids of every node, back to back.
     args: Vec<u32>,
-    /// The nodes' indices, by hash (the hash is computed again from the node
-    /// when the table grows, so it stores nothing else).
-    table: HashTable<u32>,
+    /// The nodes' hashes and indices, by hash.
+    table: HashTable<(u32, u32)>,
     offset: u32,
 }
 
@@ -181,9 +190,9 @@ impl TermStore {
 
     /// Approximate heap bytes used, for memory budgets.
     pub fn bytes(&self) -> usize {
-        // Entries, arguments, and the table's buckets (an index and a
-        // control byte each).
-        self.nodes.len() * 12 + self.args.len() * 4 + self.table.capacity() * 5
+        // Entries, arguments, and the table's buckets (a hash, an index
+        // and a control byte each).
+        self.nodes.len() * 12 + self.args.len() * 4 + self.table.capacity() * 9
     }
 
     /// Whether `id` is a node of this store.
@@ -247,27 +256,26 @@ impl TermStore {
     /// The id of the node with header `head` and arguments `args`, if interned.
     pub fn find(&self, head: u32, args: &[u32]) -> Option<u32> {
         let (nodes, all) = (&self.nodes, &self.args);
+        let h = node_hash(head, args);
         self.table
-            .find(node_hash(head, args), |&i| {
-                is_node(nodes, all, i, head, args)
+            .find(spread(h), |&(hi, i)| {
+                hi == h && is_node(nodes, all, i, head, args)
             })
-            .map(|&i| i + self.offset)
+            .map(|&(_, i)| i + self.offset)
     }
 
     /// The id of the node with header `head` and arguments `args`, adding it
     /// when new.
     pub fn intern(&mut self, head: u32, args: &[u32]) -> u32 {
         let (nodes, all) = (&mut self.nodes, &mut self.args);
+        let h = node_hash(head, args);
         let slot = self.table.entry(
-            node_hash(head, args),
-            |&i| is_node(nodes, all, i, head, args),
-            |&i| {
-                let e = nodes[i as usize];
-                node_hash(e.head, &all[e.at as usize..(e.at + e.arity) as usize])
-            },
+            spread(h),
+            |&(hi, i)| hi == h && is_node(nodes, all, i, head, args),
+            |&(hi, _)| spread(hi),
         );
         let idx = match slot {
-            Slot::Occupied(o) => *o.get(),
+            Slot::Occupied(o) => o.get().1,
             Slot::Vacant(v) => {
                 let idx = nodes.len() as u32;
                 nodes.push(Entry {
@@ -276,7 +284,7 @@ impl TermStore {
                     arity: args.len() as u32,
                 });
                 all.extend_from_slice(args);
-                v.insert(idx);
+                v.insert((h, idx));
                 idx
             }
         };

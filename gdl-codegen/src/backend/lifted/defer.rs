@@ -128,15 +128,9 @@ fn flat(t: &Term) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::checked_program as program;
     use super::*;
-    use crate::front::{self, Options};
     use crate::ground::domains;
-
-    fn program(text: &str) -> Program {
-        let fe = front::run_bytes("test.kif", text.as_bytes(), &Options::default());
-        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
-        fe.program
-    }
 
     fn pred(p: &Program, name: &str) -> usize {
         (0..p.preds.len())

@@ -55,28 +55,27 @@ pub fn flatten(program: &Program) -> std::borrow::Cow<'_, Program> {
 
 /// The first flattenable position of each relation.
 fn candidates(program: &Program) -> Vec<Flat> {
+    // Each relation's heads and calls, in one pass over the rules.
+    let n = program.preds.len();
+    let (mut heads, mut calls): (Vec<Vec<&Atom>>, Vec<Vec<&Atom>>) =
+        (vec![Vec::new(); n], vec![Vec::new(); n]);
+    for rule in &program.rules {
+        heads[rule.head.pred.0 as usize].push(&rule.head);
+        for lit in &rule.body {
+            if let Literal::Pos(a) | Literal::Neg(a) = lit {
+                calls[a.pred.0 as usize].push(a);
+            }
+        }
+    }
     let mut out = Vec::new();
     for (i, info) in program.preds.iter().enumerate() {
         let pred = PredId(i as u32);
         if program.pred_keyword(pred).is_some() {
             continue;
         }
-        let heads: Vec<&Atom> = program
-            .rules
-            .iter()
-            .map(|r| &r.head)
-            .filter(|h| h.pred == pred)
-            .collect();
-        let calls: Vec<&Atom> = program
-            .rules
-            .iter()
-            .flat_map(|r| &r.body)
-            .filter_map(|l| match l {
-                Literal::Pos(a) | Literal::Neg(a) if a.pred == pred => Some(a),
-                _ => None,
-            })
-            .collect();
-        let Some(first) = heads.first() else { continue };
+        let Some(first) = heads[i].first() else {
+            continue;
+        };
         let flat = (0..info.arity).find_map(|pos| {
             let Term::Func(functor, args) = &first.args[pos] else {
                 return None;
@@ -84,7 +83,7 @@ fn candidates(program: &Program) -> Vec<Flat> {
             let same = |a: &&Atom| {
                 matches!(&a.args[pos], Term::Func(f, xs) if f == functor && xs.len() == args.len())
             };
-            (heads.iter().all(same) && calls.iter().all(same)).then_some(Flat {
+            (heads[i].iter().all(same) && calls[i].iter().all(same)).then_some(Flat {
                 pred,
                 pos,
                 functor: *functor,
@@ -134,18 +133,8 @@ fn rewrite(atom: &mut Atom, renamed: &[(Flat, PredId)]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::checked_program as program;
     use super::*;
-    use crate::front::{self, Options};
-
-    fn program(src: &str) -> Program {
-        let fe = front::run_bytes("test.kif", src.as_bytes(), &Options::default());
-        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
-        fe.program
-    }
-
-    fn text(p: &Program) -> String {
-        p.summary()
-    }
 
     #[test]
     fn a_compound_every_head_and_call_spells_alike_is_flattened() {
@@ -155,8 +144,7 @@ mod tests {
              (<= (next (at ?x)) (does a (go ?x))) (<= terminal (not (step (m 1 (n 1)))))
              (goal a 100)",
         );
-        let flat = flatten(&p);
-        let t = text(&flat);
+        let t = flatten(&p).summary();
         assert!(t.contains("(step__m__n ?x ?y)"), "{t}");
         assert!(t.contains("(step__m__n ?x ?x)"), "{t}");
         assert!(t.contains("(not (step__m__n 1 1))"), "{t}");

@@ -323,12 +323,15 @@ const MAX_PASSING_GROWTH: f64 = 1.25;
 fn drop_weak_columns(columns: &mut Vec<usize>, rows: &mut FxHashSet<Vec<u32>>, density: f64) {
     let most_passing = MAX_PASSING_GROWTH * density;
     while columns.len() > 1 {
+        let values: Vec<f64> = (0..columns.len())
+            .map(|c| distinct(rows, c) as f64)
+            .collect();
         let best = (0..columns.len())
             .map(|i| {
                 let rest: FxHashSet<Vec<u32>> = rows.iter().map(|t| without(t, i)).collect();
-                let combinations: f64 = (0..columns.len())
-                    .filter(|&c| c != i)
-                    .map(|c| distinct(rows, c) as f64)
+                let combinations: f64 = (values.iter().enumerate())
+                    .filter(|&(c, _)| c != i)
+                    .map(|(_, v)| v)
                     .product();
                 (rest.len() as f64 / combinations, i, rest)
             })
@@ -356,9 +359,9 @@ fn distinct(rows: &FxHashSet<Vec<u32>>, i: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::program_and_facts;
     use super::*;
     use crate::backend::lifted::facts::Facts;
-    use crate::front::{self, Options};
 
     /// A row of five cells: `clear ?a ?b` holds when every cell strictly
     /// between `a` and `b` (to the right) is empty; `?i` in `clear_ig`
@@ -382,10 +385,7 @@ mod tests {
     /// The facts of `game`, its number of relations, and a relation's id
     /// by name.
     fn facts_of(game: &str) -> (Facts, usize, impl Fn(&str) -> u32) {
-        let fe = front::run_bytes("row.kif", game.as_bytes(), &Options::default());
-        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
-        let p = fe.program;
-        let facts = Facts::compute(&p, &Budget::default()).expect("facts");
+        let (p, facts) = program_and_facts(game);
         let names: Vec<String> = (p.preds.iter())
             .map(|r| p.symbols.name(r.name).to_owned())
             .collect();

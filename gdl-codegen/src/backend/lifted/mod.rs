@@ -549,15 +549,14 @@ impl Catalog for Registry {
         let tuples = self.init_tuples.get(&fid)?;
         // The initial fluents with the constants of `a`, per combination
         // of the bound variables' values.
-        let matching: Vec<Vec<u32>> = tuples
+        let matching = tuples
             .iter()
             .filter(|t| {
                 a.iter()
                     .zip(t.iter())
                     .all(|(p, &v)| !matches!(p, crate::lifted::Pat::Ground(g) if *g != v))
             })
-            .cloned()
-            .collect();
+            .count();
         let vars: Vec<usize> = (0..a.len())
             .filter(|&i| matches!(&a[i], crate::lifted::Pat::Var(v) if bound[*v as usize]))
             .collect();
@@ -565,7 +564,7 @@ impl Catalog for Registry {
             .iter()
             .map(|&i| self.values_at(fid, i).max(1) as f64)
             .product();
-        Some(matching.len() as f64 / space)
+        Some(matching as f64 / space)
     }
 
     fn may_ask_exists(&self, rel: u32) -> bool {
@@ -864,13 +863,18 @@ mod tests {
         assert_eq!(rows, Some(2.0));
     }
 
-    /// The checked program of `text` and its facts (for the back end's
-    /// unit tests).
-    pub(super) fn program_and_facts(text: &str) -> (Program, Facts) {
+    /// The checked program of `text` (for the back end's unit tests).
+    pub(super) fn checked_program(text: &str) -> Program {
         let fe = front::run_bytes("test.kif", text.as_bytes(), &Options::default());
         assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
-        let facts = Facts::compute(&fe.program, &Budget::default()).expect("facts");
-        (fe.program, facts)
+        fe.program
+    }
+
+    /// The checked program of `text` and its facts.
+    pub(super) fn program_and_facts(text: &str) -> (Program, Facts) {
+        let program = checked_program(text);
+        let facts = Facts::compute(&program, &Budget::default()).expect("facts");
+        (program, facts)
     }
 
     /// The relation of `p` named `name`.

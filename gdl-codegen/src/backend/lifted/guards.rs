@@ -22,7 +22,7 @@ use crate::ground::domains::Domains;
 use crate::lifted::{CRule, Lit, Pat};
 
 /// Most tuples the guards of one component may derive.
-const MAX_GUARD_TUPLES: usize = 200_000;
+const MAX_GUARD_TUPLES: usize = 600_000;
 
 /// Join work the guards of one component may do, in atoms tried.
 const MAX_GUARD_WORK: u64 = 20_000_000;

@@ -96,6 +96,11 @@ impl<'r> Body<'r> {
         self.literal(source, rel, args, negated, bound);
     }
 
+    /// Adds a test of bound variables.
+    pub fn test(&mut self, cond: TokenStream) {
+        self.wraps.push(Wrap::If(cond));
+    }
+
     /// Closes the body around `solution`.
     pub fn finish(self, solution: TokenStream) -> TokenStream {
         self.wraps

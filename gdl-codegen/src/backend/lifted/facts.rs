@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{defer, factor, guards};
+use super::{defer, factor, guards, hybrid};
 use crate::front::ir::{Keyword, PredId, Program};
 use crate::front::symbols::Sym;
 use crate::ground::budget::{Budget, GroundError};
@@ -67,6 +67,9 @@ pub struct Facts {
     /// The parts of rules made relations (numbered after the guards, in
     /// this order; see [`factor`]).
     pub parts: Vec<factor::Part>,
+    /// The relations compiled ground (see [`hybrid`]), whose atom tables
+    /// come after the parts.
+    pub hybrid: Vec<hybrid::Hybrid>,
     /// The program's rules over the term store of the universe, and the
     /// parts' rules.
     pub rules: Vec<CRule>,
@@ -206,6 +209,13 @@ impl Facts {
         let parts = factor::factor(&mut rules, statics.len() as u32, |r| dynamic[r as usize]);
         statics.resize(statics.len() + parts.len(), None);
         dynamic.resize(statics.len(), true);
+        let hybrid = hybrid_relations(
+            program,
+            &rules,
+            &mut statics,
+            &mut dynamic,
+            (&universe, &fluents),
+        );
         Ok(Facts {
             roles,
             role_names,
@@ -223,6 +233,7 @@ impl Facts {
                 })
                 .collect(),
             parts,
+            hybrid,
             rules,
             case_sensitive: program.symbols.is_case_sensitive(),
             universe,
@@ -230,6 +241,41 @@ impl Facts {
             built_leaves: built,
         })
     }
+}
+
+/// The relations to compile ground, among the derived relations that are
+/// not keywords (parts included); their atom tables are added to
+/// `statics` (an atom's arguments, then its number).
+fn hybrid_relations(
+    program: &Program,
+    rules: &[CRule],
+    statics: &mut Vec<Option<Vec<Vec<u32>>>>,
+    dynamic: &mut Vec<bool>,
+    (universe, fluents): (&Universe, &[u32]),
+) -> Vec<hybrid::Hybrid> {
+    let n = program.preds.len();
+    let keyword = |r: usize| r < n && program.pred_keyword(PredId(r as u32)).is_some();
+    let candidates = (0..statics.len())
+        .filter(|&r| dynamic[r] && !keyword(r))
+        .map(|r| r as u32);
+    let src = hybrid::Sources {
+        universe,
+        statics,
+        fluents,
+        true_rel: program.keyword_pred(Keyword::True).map(|p| p.0),
+    };
+    let found = hybrid::select(rules, candidates, &src, statics.len() as u32);
+    for h in &found {
+        let rows = h
+            .atoms
+            .iter()
+            .enumerate()
+            .map(|(k, a)| a.iter().copied().chain([k as u32]).collect())
+            .collect();
+        statics.push(Some(rows));
+        dynamic.push(false);
+    }
+    found
 }
 
 /// [`Facts::built_leaves`] of the relations `deferred`: where a head

@@ -27,6 +27,7 @@ pub mod factor;
 pub mod facts;
 pub mod flatten;
 pub mod guards;
+pub mod hybrid;
 pub mod layout;
 pub mod masks;
 pub mod memo;
@@ -40,7 +41,7 @@ use std::fmt;
 
 use proc_macro2::Ident;
 use quote::format_ident;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::backend::common::format::Module;
 use crate::backend::ground::EmitOptions;
@@ -163,6 +164,11 @@ pub struct Registry {
     in_universe: Vec<bool>,
     /// The initial state's fluents by functor, as tuples of arguments.
     init_tuples: FxHashMap<u32, Vec<Vec<u32>>>,
+    /// The relations compiled ground whose atoms are tested.
+    hybrids: BTreeSet<u32>,
+    /// Whether each relation with a ground form (see [`hybrid`]), called
+    /// with an adornment, is compiled ground, as chosen so far.
+    ground: FxHashMap<(u32, Adorn), bool>,
 }
 
 impl Registry {
@@ -200,6 +206,19 @@ impl Registry {
             .map(|(k, p)| format!("{}_part{k}", names[p.of as usize]))
             .collect();
         arity.extend(facts.parts.iter().map(|p| p.arity));
+        let hybrid_names: Vec<String> = facts
+            .hybrid
+            .iter()
+            .map(|h| {
+                let of = h.of as usize;
+                let name = match of.checked_sub(n + guard_names.len()) {
+                    Some(k) => &part_names[k],
+                    None => &names[of],
+                };
+                format!("atoms_{name}")
+            })
+            .collect();
+        arity.extend(facts.hybrid.iter().map(|h| h.arity + 1));
         let program_rels = n;
         let guard_rels = facts.guards.len();
         let names = unique(
@@ -207,6 +226,7 @@ impl Registry {
                 .into_iter()
                 .chain(guard_names)
                 .chain(part_names)
+                .chain(hybrid_names)
                 .collect(),
         );
         let n = names.len();
@@ -227,6 +247,8 @@ impl Registry {
         let fluent_values = fluent_values(facts);
         let init_tuples = functional_init(facts, &fluent_values);
         Registry {
+            hybrids: BTreeSet::new(),
+            ground: FxHashMap::default(),
             init_tuples,
             names,
             arity,
@@ -310,6 +332,47 @@ impl Registry {
     pub fn static_table(&mut self, rel: u32, bound: Adorn) -> Ident {
         self.statics.insert((rel, bound));
         static_table_name(&self.names[rel as usize], bound, self.arity[rel as usize])
+    }
+
+    /// Whether relation `rel` called with `adorn` is compiled ground: it
+    /// has a ground form (see [`hybrid`]) and testing the atoms a call
+    /// finds costs less than its rules' plans. A call with arguments free
+    /// tests every atom with its bound ones (`curInstruction ?i` tests
+    /// each instruction, where its rules read the one at the current step).
+    pub fn is_ground(&mut self, facts: &Facts, rel: u32, adorn: Adorn) -> bool {
+        if let Some(&known) = self.ground.get(&(rel, adorn)) {
+            return known;
+        }
+        let chosen = facts.hybrid.iter().find(|h| h.of == rel).is_some_and(|h| {
+            let atoms = h.atoms.len().max(1);
+            let keys: FxHashSet<Vec<u32>> = h
+                .atoms
+                .iter()
+                .map(|a| {
+                    (0..h.arity)
+                        .filter(|i| adorn >> i & 1 == 1)
+                        .map(|i| a[i])
+                        .collect()
+                })
+                .collect();
+            let found = atoms as f64 / keys.len().max(1) as f64;
+            let lifted: f64 = facts
+                .rules
+                .iter()
+                .filter(|r| r.head_rel == rel)
+                .map(|r| plan::plan_work(r, adorn, &*self))
+                .sum();
+            found * hybrid::test_work(h) < lifted
+        });
+        self.ground.insert((rel, adorn), chosen);
+        chosen
+    }
+
+    /// The function testing an atom (by number) of relation `rel`, compiled
+    /// ground (see [`hybrid`]), on a state.
+    pub fn hybrid_test(&mut self, rel: u32) -> Ident {
+        self.hybrids.insert(rel);
+        format_ident!("holds_{}", self.names[rel as usize])
     }
 
     /// The function testing a tuple of static relation `rel`.

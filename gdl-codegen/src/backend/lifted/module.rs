@@ -8,9 +8,10 @@ use quote::{format_ident, quote};
 use super::body::{param, Body};
 use super::closure::{closure, Closure};
 use super::facts::Facts;
+use super::hybrid::Hybrid;
 use super::layout::Layout;
 use super::memo::{self, memo_type};
-use super::plan::{plan_rule, Adorn, Catalog, EXISTS};
+use super::plan::{plan_rule, Adorn, Catalog, Source, Step, EXISTS};
 use super::{mask_name, Registry};
 use crate::backend::common::format::{DataArray, Module};
 use crate::backend::common::{self, names, Texts};
@@ -657,6 +658,14 @@ fn rule_bodies(
         Some(arena) => quote!(self.#arena.push(#row);),
         None => quote!(out.push(#row);),
     };
+    if let Some(h) = facts
+        .hybrid
+        .iter()
+        .find(|h| h.of == rel)
+        .filter(|_| reg.is_ground(facts, rel, adorn))
+    {
+        return vec![hybrid_body(reg, h, adorn, free, push)];
+    }
     rules
         .map(|rule| rule_body(reg, rule, adorn, free, push))
         .collect()
@@ -678,6 +687,40 @@ fn rule_body(
         quote!(return true;)
     } else {
         let heads: Vec<Pat> = free.iter().map(|&i| rule.head[i].clone()).collect();
+        push(body.row(&heads))
+    };
+    body.finish(solution)
+}
+
+/// The code of relation `h.of`, compiled ground, called with `adorn`: its
+/// atoms with the bound arguments, from its atom table, each tested on the
+/// state; a solution as in [`rule_body`].
+fn hybrid_body(
+    reg: &mut Registry,
+    h: &Hybrid,
+    adorn: Adorn,
+    free: &[usize],
+    push: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let n = h.arity;
+    let vars: Vec<Pat> = (0..=n).map(|i| Pat::Var(i as u32)).collect();
+    let steps: Vec<Step> = (0..n)
+        .filter(|i| adorn >> i & 1 == 1)
+        .map(|i| Step::Param {
+            index: i,
+            pat: vars[i].clone(),
+        })
+        .collect();
+    let holds = reg.hybrid_test(h.of);
+    let mut body = Body::new(reg, n + 1, None);
+    body.steps(&steps);
+    body.literal_now(Source::Static, h.table, &vars, false);
+    let atom = super::body::var(n as u32);
+    body.test(quote!(#holds(&self.state, #atom)));
+    let solution = if free.is_empty() {
+        quote!(return true;)
+    } else {
+        let heads: Vec<Pat> = free.iter().map(|&i| vars[i].clone()).collect();
         push(body.row(&heads))
     };
     body.finish(solution)
@@ -1357,6 +1400,7 @@ fn tables(
         arrays.append(&mut tables);
     }
     super::statics::static_tables(facts, reg, &mut arrays, &mut makers);
+    super::hybrid::items(facts, reg, layout, nw, &mut makers);
     let nwl = usize_lit(nw);
     let masks = reg.masks.iter().map(|&fid| {
         let name = mask_name(fid);

@@ -156,6 +156,26 @@ pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step
     steps
 }
 
+/// The estimated work of `rule` called with `adorn` bound, in table
+/// lookups: its literals in the order [`plan_rule`] searches, each run
+/// once per solution of those before it.
+pub fn plan_work(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> f64 {
+    let mut bound = vec![false; rule.num_vars];
+    for (index, pat) in rule.head.iter().enumerate() {
+        if adorn >> index & 1 == 1 {
+            pat.for_each_var(&mut |v| bound[v as usize] = true);
+        }
+    }
+    let (mut work, mut rows) = (0.0, 1.0);
+    for i in body_order(&rule.body, &bound, catalog) {
+        let (price, yield_) = price(&rule.body[i], &bound, catalog);
+        work += rows * price;
+        rows *= yield_;
+        rule.body[i].for_each_var(&mut |v| bound[v as usize] = true);
+    }
+    work
+}
+
 /// Whether positive literal `i` of `rule` has free variables, each a whole
 /// argument (a pattern such as `(capture ?x ?y)` constrains the answer),
 /// once in it and in neither the head nor the `later` literals: then only

@@ -1,6 +1,6 @@
 //! The hybrid part of the lifted back end: relations whose rules read only
-//! the state and static relations, and whose ground instances are few, are
-//! grounded at compile time. Each of their atoms becomes a disjunction of
+//! the state, static relations and relations grounded before them, and
+//! whose ground instances are few, are grounded at compile time. Each of their atoms becomes a disjunction of
 //! conjunctions of fluents (set or clear), tested at run time a state word
 //! at a time, where the lifted code would join the state with the static
 //! tables for each call.
@@ -25,6 +25,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::facts::{Facts, Universe};
 use super::layout::Layout;
 use super::Registry;
+use crate::ground::db::NONE;
 use crate::lifted::{CRule, Lit, Pat};
 
 /// Most conjunctions one relation's atoms may have in all.
@@ -36,7 +37,7 @@ const MAX_ATOM_CONJUNCTIONS: usize = 256;
 /// Most candidate bindings the grounding of one relation may try.
 const MAX_WORK: u64 = 2_000_000;
 
-/// A relation compiled ground.
+/// A relation's ground form.
 #[derive(Clone, Debug)]
 pub struct Hybrid {
     /// The relation.
@@ -133,6 +134,9 @@ struct Grounder<'a> {
     functors: FxHashMap<(crate::front::symbols::Sym, usize), u32>,
     /// Logical id of each fluent term.
     fluent_of: FxHashMap<u32, u32>,
+    /// The id of each compound term of the universe, by functor id and
+    /// arguments.
+    term_of: FxHashMap<(u32, Vec<u32>), u32>,
 }
 
 /// One relation's grounding in progress.
@@ -160,12 +164,18 @@ impl<'a> Grounder<'a> {
             .enumerate()
             .map(|(i, &t)| (t, i as u32))
             .collect();
+        let u = src.universe;
+        let term_of = (0..u.functor.len())
+            .filter(|&t| u.functor[t] != NONE)
+            .map(|t| ((u.functor[t], u.args[t].clone()), t as u32))
+            .collect();
         Grounder {
             src,
             tried: FxHashSet::default(),
             forms: FxHashMap::default(),
             functors,
             fluent_of,
+            term_of,
         }
     }
 
@@ -284,6 +294,7 @@ impl<'a> Grounder<'a> {
                 return;
             };
             if !pass {
+                conj.truncate(mark);
                 return;
             }
             done[i] = true;
@@ -374,12 +385,22 @@ impl<'a> Grounder<'a> {
     /// resolved.
     fn test(&self, l: &Lit, env: &[u32], conj: &mut Vec<(u32, bool)>) -> Option<bool> {
         match l {
-            Lit::Distinct(a, b) => Some(self.resolve(a, env)? != self.resolve(b, env)?),
+            Lit::Distinct(a, b) => match (self.resolve(a, env), self.resolve(b, env)) {
+                (Some(a), Some(b)) => Some(a != b),
+                // A term of the universe and one outside it differ.
+                (Some(_), None) | (None, Some(_)) => Some(true),
+                (None, None) => None,
+            },
             Lit::Neg(rel, args) => {
-                let vals: Vec<u32> = args
+                // Fluents, tuples and atoms are all terms of the universe:
+                // an argument outside it matches none of them.
+                let Some(vals) = args
                     .iter()
                     .map(|a| self.resolve(a, env))
-                    .collect::<Option<_>>()?;
+                    .collect::<Option<Vec<u32>>>()
+                else {
+                    return Some(true);
+                };
                 if Some(*rel) == self.src.true_rel {
                     if let Some(&f) = self.fluent_of.get(&vals[0]) {
                         conj.push((f, false));
@@ -413,8 +434,15 @@ impl<'a> Grounder<'a> {
     fn resolve(&self, p: &Pat, env: &[u32]) -> Option<u32> {
         match p {
             Pat::Var(v) => Some(env[*v as usize]),
-            Pat::Ground(t) => Some(*t),
-            Pat::Func(..) => None,
+            Pat::Ground(t) => (*t != NONE).then_some(*t),
+            Pat::Func(f, args) => {
+                let fid = *self.functors.get(&(*f, args.len()))?;
+                let args = args
+                    .iter()
+                    .map(|a| self.resolve(a, env))
+                    .collect::<Option<Vec<u32>>>()?;
+                self.term_of.get(&(fid, args)).copied()
+            }
         }
     }
 
@@ -636,17 +664,17 @@ fn atom_tests(cs: &[Vec<(u32, bool)>], bit: impl Fn(u32) -> u32) -> Vec<Test> {
     out
 }
 
-/// The work of testing an atom of `h`, in the planner's units (a table
-/// lookup): finding the atom, then its word tests, each about half a
-/// lookup, on average over the atoms (the fluents' bits taken in logical
-/// order: the layout is not known yet when this is asked).
+/// The work of testing an atom of `h` once found, in the planner's units (a
+/// table lookup): its word tests, each about half a lookup, on average
+/// over the atoms (the fluents' bits taken in logical order: the layout is
+/// not known yet when this is asked).
 pub fn test_work(h: &Hybrid) -> f64 {
     let tests: usize = h
         .conjunctions
         .iter()
         .map(|cs| atom_tests(cs, |f| f).len())
         .sum();
-    1.0 + 0.5 * tests as f64 / h.atoms.len().max(1) as f64
+    0.5 * tests as f64 / h.atoms.len().max(1) as f64
 }
 
 #[cfg(test)]
@@ -664,11 +692,13 @@ mod tests {
         (<= (full ?p) (mark ?p) (line ?p) (true (cell 2 ?p)))
         (<= (marked ?a) (true (cell ?a x)))
         (<= (stuck ?a ?b) (succ ?a ?b) (not (marked ?a)) (true (cell ?b o)))
+        (<= (lone ?a) (true (cell ?a o)) (succ ?a ?b) (not (true (cell ?b o))))
         (<= (moved ?a) (does r (put ?a ?p)) (true (cell ?a b)))
         (<= (legal r (put ?a ?p)) (true (cell ?a b)) (mark ?p))
         (<= (next (cell ?a ?p)) (does r (put ?a ?p)))
         (<= (next (cell ?a ?c)) (true (cell ?a ?c)) (not (moved ?a)))
         (<= terminal (line x)) (<= terminal (full o)) (<= terminal (stuck 1 2))
+        (<= terminal (lone 3))
         (<= (goal r 100) (line x))";
 
     /// The fluent texts of each conjunction of each atom of `rel`, with
@@ -733,6 +763,13 @@ mod tests {
             .find(|(a, _)| a == &["1", "2"])
             .expect("stuck(1, 2)");
         assert_eq!(first, &[["not (cell 1 x)", "(cell 2 o)"]]);
+    }
+
+    #[test]
+    fn a_negated_fluent_is_that_fluent_clear() {
+        let lone = ground_form("lone").expect("lone grounds");
+        let (_, first) = lone.iter().find(|(a, _)| a == &["1"]).expect("lone(1)");
+        assert_eq!(first, &[["(cell 1 o)", "not (cell 2 o)"]]);
     }
 
     #[test]

@@ -37,6 +37,11 @@ const MAX_ATOM_CONJUNCTIONS: usize = 256;
 /// Most candidate bindings the grounding of one relation may try.
 const MAX_WORK: u64 = 2_000_000;
 
+/// Largest arity of a relation grounded: its atom table has one column
+/// more, and a call's bound columns are bits of an `Adorn` below
+/// `plan::EXISTS`.
+const MAX_ARITY: usize = 30;
+
 /// A relation's ground form.
 #[derive(Clone, Debug)]
 pub struct Hybrid {
@@ -192,7 +197,7 @@ impl<'a> Grounder<'a> {
 
     /// Whether every literal of `rule` reads the state, a static relation
     /// or a relation grounded already, or compares terms, and its head has
-    /// no compound argument.
+    /// at most [`MAX_ARITY`] arguments, none compound.
     fn reads_ground_only(&self, rule: &CRule) -> bool {
         let readable = |rel: u32| {
             Some(rel) == self.src.true_rel
@@ -203,7 +208,8 @@ impl<'a> Grounder<'a> {
                     .get(rel as usize)
                     .is_some_and(Option::is_some)
         };
-        rule.head.iter().all(|p| !matches!(p, Pat::Func(..)))
+        rule.head.len() <= MAX_ARITY
+            && rule.head.iter().all(|p| !matches!(p, Pat::Func(..)))
             && rule.body.iter().all(|l| match l {
                 Lit::Pos(rel, _) | Lit::Neg(rel, _) => readable(*rel),
                 Lit::Distinct(..) => true,
@@ -532,11 +538,22 @@ pub fn items(
         let f = format_ident!("holds_{}", name);
         let nwl = Literal::usize_unsuffixed(nw);
         let doc = format!(" Whether atom `atom` of `{name}` (compiled ground) holds in `state`.");
+        // Atoms that always hold (every one, for some relations) read
+        // nothing of the state.
+        let reads = tests
+            .iter()
+            .flatten()
+            .any(|t| !matches!(t, Test::All(ws) if ws.is_empty()));
+        let state = if reads {
+            format_ident!("state")
+        } else {
+            format_ident!("_state")
+        };
         let func = match word_tables(&tests, &name.to_ascii_uppercase()) {
             Some((tables, test)) => quote! {
                 #tables
                 #[doc = #doc]
-                fn #f(state: &[u64; #nwl], atom: u32) -> bool {
+                fn #f(#state: &[u64; #nwl], atom: u32) -> bool {
                     let a = atom as usize;
                     #test
                 }
@@ -550,7 +567,7 @@ pub fn items(
                 quote! {
                     #[doc = #doc]
                     #[inline(never)]
-                    fn #f(state: &[u64; #nwl], atom: u32) -> bool {
+                    fn #f(#state: &[u64; #nwl], atom: u32) -> bool {
                         match atom {
                             #(#arms)*
                             _ => false,

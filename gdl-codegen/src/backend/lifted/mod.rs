@@ -5,6 +5,9 @@
 //! - [`flatten`]: compound arguments of helper relations made arguments;
 //! - [`facts`]: the compile-time facts (term universe, fluents and moves by
 //!   the relaxed fixpoint over what they depend on, static relations);
+//! - [`hybrid`]: relations of the state and static tables grounded, each
+//!   atom a disjunction of conjunctions of fluents, for the calls where
+//!   that costs less than the rules' plans;
 //! - [`plan`]: a join order per rule and per adornment (pattern of bound
 //!   arguments) a query calls it with;
 //! - [`body`]: a plan as nested loops and tests;

@@ -95,6 +95,11 @@ pub struct GuardOf {
 }
 
 impl Facts {
+    /// The ground form of relation `rel`, if it has one (see [`hybrid`]).
+    pub fn hybrid_of(&self, rel: u32) -> Option<&hybrid::Hybrid> {
+        self.hybrid.iter().find(|h| h.of == rel)
+    }
+
     /// Computes the facts of a valid program within `budget`.
     pub fn compute(program: &Program, budget: &Budget) -> Result<Facts, GroundError> {
         // The domains are all this back end grounds, and they cost joins
@@ -508,6 +513,15 @@ impl Universe {
             }
         }
         u
+    }
+
+    /// The functors' ids by (name, arity).
+    pub fn functor_ids(&self) -> FxHashMap<(Sym, usize), u32> {
+        self.functors
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (k, i as u32))
+            .collect()
     }
 
     /// The name of functor `fid`.

@@ -43,7 +43,7 @@ const MAX_WORK: u64 = 2_000_000;
 const MAX_ARITY: usize = 30;
 
 /// A relation's ground form.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Hybrid {
     /// The relation.
     pub of: u32,
@@ -93,7 +93,6 @@ pub fn select(
         }
     }
     let mut grounder = Grounder::new(src);
-    let mut out = Vec::new();
     // Callees before callers: a pass grounds the relations whose callees
     // are grounded, until a pass grounds none.
     let mut progress = true;
@@ -106,14 +105,13 @@ pub fn select(
             }
             grounder.tried.insert(rel);
             progress = true;
-            let Some(h) = grounder.ground(rel, own, first + out.len() as u32) else {
-                continue;
-            };
-            out.push(h.clone());
-            grounder.add_form(h);
+            let table = first + grounder.found.len() as u32;
+            if let Some(h) = grounder.ground(rel, own, table) {
+                grounder.add_form(h);
+            }
         }
     }
-    out
+    grounder.found
 }
 
 /// What a grounding search carries: the variables' values, the literals
@@ -132,9 +130,11 @@ struct Grounder<'a> {
     src: &'a Sources<'a>,
     /// The relations whose grounding was tried.
     tried: FxHashSet<u32>,
-    /// The ground forms found, by relation, with each atom's number by its
-    /// arguments.
-    forms: FxHashMap<u32, (Hybrid, FxHashMap<Vec<u32>, usize>)>,
+    /// The ground forms found, in order.
+    found: Vec<Hybrid>,
+    /// Per relation grounded, its form's place in `found` and each atom's
+    /// number by its arguments.
+    forms: FxHashMap<u32, (usize, FxHashMap<Vec<u32>, usize>)>,
     /// Functor ids by (name, arity).
     functors: FxHashMap<(crate::front::symbols::Sym, usize), u32>,
     /// Logical id of each fluent term.
@@ -156,13 +156,7 @@ struct Run {
 
 impl<'a> Grounder<'a> {
     fn new(src: &'a Sources<'a>) -> Self {
-        let functors = src
-            .universe
-            .functors
-            .iter()
-            .enumerate()
-            .map(|(i, &k)| (k, i as u32))
-            .collect();
+        let functors = src.universe.functor_ids();
         let fluent_of = src
             .fluents
             .iter()
@@ -177,6 +171,7 @@ impl<'a> Grounder<'a> {
         Grounder {
             src,
             tried: FxHashSet::default(),
+            found: Vec::new(),
             forms: FxHashMap::default(),
             functors,
             fluent_of,
@@ -192,7 +187,15 @@ impl<'a> Grounder<'a> {
             .enumerate()
             .map(|(k, a)| (a.clone(), k))
             .collect();
-        self.forms.insert(h.of, (h, index));
+        self.forms.insert(h.of, (self.found.len(), index));
+        self.found.push(h);
+    }
+
+    /// The ground form of `rel`, with its atoms' numbers by arguments, if
+    /// it was grounded.
+    fn form(&self, rel: u32) -> Option<(&Hybrid, &FxHashMap<Vec<u32>, usize>)> {
+        let (k, index) = self.forms.get(&rel)?;
+        Some((&self.found[*k], index))
     }
 
     /// Whether every literal of `rule` reads the state, a static relation
@@ -335,7 +338,7 @@ impl<'a> Grounder<'a> {
                 let held = [vec![(id as u32, true)]];
                 self.try_row(rule, args, &[t], &held, (env, done, conj, run));
             }
-        } else if let Some((form, _)) = self.forms.get(rel) {
+        } else if let Some((form, _)) = self.form(*rel) {
             for (atom, cs) in form.atoms.iter().zip(&form.conjunctions) {
                 self.try_row(rule, args, atom, cs, (env, done, conj, run));
             }
@@ -413,7 +416,7 @@ impl<'a> Grounder<'a> {
                     }
                     return Some(true);
                 }
-                if let Some((form, index)) = self.forms.get(rel) {
+                if let Some((form, index)) = self.form(*rel) {
                     let Some(&k) = index.get(&vals) else {
                         return Some(true);
                     };
@@ -525,7 +528,7 @@ pub fn items(
     makers: &mut Vec<TokenStream>,
 ) {
     for &rel in &reg.hybrids {
-        let Some(h) = facts.hybrid.iter().find(|h| h.of == rel) else {
+        let Some(h) = facts.hybrid_of(rel) else {
             continue;
         };
         let name = &reg.names[rel as usize];
@@ -726,7 +729,7 @@ mod tests {
     fn ground_form(rel: &str) -> Option<Vec<Texts>> {
         let (program, facts) = program_and_facts(ROW);
         let rel = relation_named(&program, rel);
-        let h = facts.hybrid.iter().find(|h| h.of == rel)?;
+        let h = facts.hybrid_of(rel)?;
         let u = &facts.universe;
         let text = |t: u32| u.text[t as usize].clone();
         let fluent = |&(f, held): &(u32, bool)| {

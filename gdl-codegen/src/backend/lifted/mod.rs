@@ -233,13 +233,7 @@ impl Registry {
                 .collect(),
         );
         let n = names.len();
-        let functors = facts
-            .universe
-            .functors
-            .iter()
-            .enumerate()
-            .map(|(i, &k)| (k, i as u32))
-            .collect();
+        let functors = facts.universe.functor_ids();
         let mut fluents_per_functor = FxHashMap::default();
         for &t in &facts.fluents {
             *fluents_per_functor
@@ -352,7 +346,7 @@ impl Registry {
         if let Some(&known) = self.ground.get(&(rel, adorn)) {
             return known;
         }
-        let chosen = facts.hybrid.iter().find(|h| h.of == rel).is_some_and(|h| {
+        let chosen = facts.hybrid_of(rel).is_some_and(|h| {
             let atoms = h.atoms.len().max(1);
             let keys_bound = (0..h.arity).filter(|i| adorn >> i & 1 == 1).count();
             let keys: FxHashSet<Vec<u32>> = h

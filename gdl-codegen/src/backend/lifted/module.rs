@@ -659,9 +659,7 @@ fn rule_bodies(
         None => quote!(out.push(#row);),
     };
     if let Some(h) = facts
-        .hybrid
-        .iter()
-        .find(|h| h.of == rel)
+        .hybrid_of(rel)
         .filter(|_| reg.is_ground(facts, rel, adorn))
     {
         return vec![hybrid_body(reg, h, adorn, free, push)];
@@ -683,10 +681,21 @@ fn rule_body(
     let steps = plan_rule(rule, adorn, reg);
     let mut body = Body::new(reg, rule.num_vars, None);
     body.steps(&steps);
+    solved(body, &rule.head, free, push)
+}
+
+/// Closes `body` around its solution: `return true` if `free` is empty,
+/// else the row of the `free` arguments of `head` pushed.
+fn solved(
+    mut body: Body,
+    head: &[Pat],
+    free: &[usize],
+    push: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
     let solution = if free.is_empty() {
         quote!(return true;)
     } else {
-        let heads: Vec<Pat> = free.iter().map(|&i| rule.head[i].clone()).collect();
+        let heads: Vec<Pat> = free.iter().map(|&i| head[i].clone()).collect();
         push(body.row(&heads))
     };
     body.finish(solution)
@@ -717,13 +726,7 @@ fn hybrid_body(
     body.literal_now(Source::Static, h.table, &vars, false);
     let atom = super::body::var(n as u32);
     body.test(quote!(#holds(&self.state, #atom)));
-    let solution = if free.is_empty() {
-        quote!(return true;)
-    } else {
-        let heads: Vec<Pat> = free.iter().map(|&i| vars[i].clone()).collect();
-        push(body.row(&heads))
-    };
-    body.finish(solution)
+    solved(body, &vars, free, push)
 }
 
 /// Most arguments of a relation whose closures [`closure_test`] tries, one

@@ -514,6 +514,52 @@ pub fn set_bits_in(state: &[u64], span: Span) -> impl Iterator<Item = u32> + '_ 
         .flat_map(move |(i, (&s, &m))| Bits(s & m).map(move |b| (first + i) as u32 * 64 + b))
 }
 
+/// The word `w` of the state's words in `span` (none outside it).
+#[inline]
+fn word_of(span: &Span, w: usize) -> u64 {
+    span.words
+        .get(w.wrapping_sub(span.first))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// The positions of the bits set in `state`, `span` and every one of
+/// `filters`, in order: a scan whose static tests are masks (see the
+/// lifted back end's filters).
+#[inline]
+pub fn set_bits_filtered<const N: usize>(
+    state: &[u64],
+    span: Span,
+    filters: [Span; N],
+) -> impl Iterator<Item = u32> + '_ {
+    let first = span.first;
+    state
+        .get(first..)
+        .unwrap_or(&[])
+        .iter()
+        .zip(span.words)
+        .enumerate()
+        .flat_map(move |(i, (&s, &m))| {
+            let w = first + i;
+            let bits = filters.iter().fold(s & m, |b, f| b & word_of(f, w));
+            Bits(bits).map(move |b| w as u32 * 64 + b)
+        })
+}
+
+/// Sets in `out` the bits set in `state`, `span` and every one of
+/// `filters`: a `next` rule that keeps the fluents a filtered scan meets,
+/// a word at a time.
+#[inline]
+pub fn or_bits_in<const N: usize>(out: &mut [u64], state: &[u64], span: Span, filters: [Span; N]) {
+    for (i, &m) in span.words.iter().enumerate() {
+        let w = span.first + i;
+        let (Some(&s), Some(o)) = (state.get(w), out.get_mut(w)) else {
+            return;
+        };
+        *o |= filters.iter().fold(s & m, |b, f| b & word_of(f, w));
+    }
+}
+
 /// Appends `row` to the answers `out` unless they hold it already: a
 /// linear search while they are few, then the set `seen`, filled from them
 /// on first use.

@@ -30,6 +30,16 @@ pub struct Body<'r> {
     /// Compound patterns matched so far, with the term each matched: built
     /// again later (a frame rule's head), a pattern is that term.
     matched: Vec<(Pat, Ident)>,
+    /// Patterns matched by a scan of the state, with the bit of the
+    /// fluent each matched: a `next` head that is one of them sets it.
+    scanned: Vec<(Pat, Ident)>,
+    /// The last scan of the state: where its loop is among the wrappers,
+    /// its pattern, its mask and its filters.
+    last_scan: Option<(usize, Pat, TokenStream, Vec<TokenStream>)>,
+    /// The functors whose row tables the wrappers read, one entry per
+    /// scan, registered when the body is finished: a scan dropped by
+    /// [`Body::copy_scan`] reads none.
+    rows_read: Vec<u32>,
     /// The component being computed, whose tables its rules read without
     /// asking for them again.
     pub within: Option<usize>,
@@ -58,13 +68,24 @@ impl<'r> Body<'r> {
             wraps: Vec::new(),
             fresh: 0,
             matched: Vec::new(),
+            scanned: Vec::new(),
+            last_scan: None,
+            rows_read: Vec::new(),
             within,
         }
     }
 
-    /// Adds the code of the steps.
+    /// Adds the code of the steps. A scan of the state takes the static
+    /// tests of its fluents that follow it as filters (see [`filters`]),
+    /// which leave the steps.
+    ///
+    /// [`filters`]: super::filters
     pub fn steps(&mut self, steps: &[Step]) {
-        for s in steps {
+        let mut absorbed = vec![false; steps.len()];
+        for (i, s) in steps.iter().enumerate() {
+            if absorbed[i] {
+                continue;
+            }
             match s {
                 Step::Param { index, pat } => {
                     let p = param(*index);
@@ -75,6 +96,15 @@ impl<'r> Body<'r> {
                     self.wraps.push(Wrap::If(quote!(#a != #b)));
                 }
                 Step::Lit {
+                    source: Source::True,
+                    args,
+                    negated: false,
+                    ..
+                } if !args[0].bound_by(&self.bound) => {
+                    let filters = self.filters(&args[0], &steps[i + 1..], &mut absorbed[i + 1..]);
+                    self.scan(&args[0], filters);
+                }
+                Step::Lit {
                     source,
                     rel,
                     args,
@@ -83,6 +113,51 @@ impl<'r> Body<'r> {
                 } => self.literal(*source, *rel, args, *negated, *bound),
             }
         }
+    }
+
+    /// The filters a scan of `p` takes from the steps after it, `rest`,
+    /// marking them `absorbed`: the calls giving their masks.
+    fn filters(&mut self, p: &Pat, rest: &[Step], absorbed: &mut [bool]) -> Vec<TokenStream> {
+        let Some((fid, args)) = self.fluent_functor(p) else {
+            return Vec::new();
+        };
+        let mut calls = Vec::new();
+        for (step, done) in rest.iter().zip(absorbed) {
+            let Some((filter, keys)) =
+                super::filters::of_step(self.reg, fid, args, step, &self.bound)
+            else {
+                continue;
+            };
+            let Some(f) = self.reg.filter(filter) else {
+                continue;
+            };
+            let keys = keys.into_iter().map(var);
+            calls.push(quote!(#f(#(#keys),*)));
+            *done = true;
+        }
+        calls
+    }
+
+    /// Where the body ends with a scan of the fluents `head`, whose tests
+    /// all went to its masks and filters: the code setting those of the
+    /// state in `out`, in place of the loop, a word at a time (a frame
+    /// rule of `next`). The body must be finished around nothing.
+    pub fn copy_scan(&mut self, head: &Pat) -> Option<TokenStream> {
+        let (at, pat, mask, filters) = self.last_scan.as_ref()?;
+        if pat != head
+            || !self.wraps[at + 1..]
+                .iter()
+                .all(|w| matches!(w, Wrap::Let(..)))
+        {
+            return None;
+        }
+        let copy = quote!(or_bits_in(out, &self.state[..], #mask, [#(#filters),*]););
+        if self.fluent_functor(head).is_some() {
+            self.rows_read.pop();
+        }
+        self.wraps.truncate(*at);
+        self.last_scan = None;
+        Some(copy)
     }
 
     /// Adds a literal, evaluated with what is bound now.
@@ -103,6 +178,9 @@ impl<'r> Body<'r> {
 
     /// Closes the body around `solution`.
     pub fn finish(self, solution: TokenStream) -> TokenStream {
+        for fid in self.rows_read {
+            self.reg.fluent_rows(fid);
+        }
         self.wraps
             .into_iter()
             .rev()
@@ -333,6 +411,12 @@ impl<'r> Body<'r> {
             self.wraps.push(Wrap::If(quote!(#not #test)));
             return;
         }
+        self.scan(p, Vec::new());
+    }
+
+    /// The loop over the fluents of the state `p` can match (with its
+    /// bound arguments' values, and passing `filters`), binding the rest.
+    fn scan(&mut self, p: &Pat, filters: Vec<TokenStream>) {
         let (mask, selected) = match self.value_mask(p) {
             Some((mask, positions)) => (mask, positions),
             None => {
@@ -341,13 +425,37 @@ impl<'r> Body<'r> {
             }
         };
         let f = self.fresh("f");
-        self.wraps.push(Wrap::For(
-            quote!(#f),
-            quote!(set_bits_in(&*::std::rc::Rc::clone(&self.state), #mask)),
-        ));
+        let iter = if filters.is_empty() {
+            quote!(set_bits_in(&*::std::rc::Rc::clone(&self.state), #mask))
+        } else {
+            quote!(set_bits_filtered(&*::std::rc::Rc::clone(&self.state), #mask, [#(#filters),*]))
+        };
+        self.last_scan = Some((self.wraps.len(), p.clone(), mask, filters));
+        self.wraps.push(Wrap::For(quote!(#f), iter));
         match self.fluent_functor(p) {
             Some((fid, args)) => self.match_fluent_row(p, fid, args, &f, &selected),
             None => self.matching(p, quote!(FLUENT_TERM[#f as usize])),
+        }
+        self.scanned.push((p.clone(), f));
+    }
+
+    /// The state's bit of the fluent `p` (bound), `NONE` if `p` is no
+    /// fluent: the bit a scan matched it at, or its arguments' ranks, or
+    /// else its term's bit.
+    pub fn fluent_bit(&mut self, p: &Pat) -> TokenStream {
+        if let Some((_, f)) = self.scanned.iter().find(|(q, _)| q == p) {
+            return quote!(#f);
+        }
+        match self.fluent_functor(p) {
+            Some((fid, args)) if !self.matched.iter().any(|(q, _)| q == p) => {
+                let vals: Vec<TokenStream> = args.iter().map(|a| self.value(a)).collect();
+                let b = self.reg.bit_fn(fid);
+                quote!(#b(#(#vals),*))
+            }
+            _ => {
+                let v = self.value(p);
+                quote!(fluent_of(#v))
+            }
         }
     }
 
@@ -365,7 +473,8 @@ impl<'r> Body<'r> {
     /// testing the functor, and arguments `selected`, whose values the mask
     /// chose, are not tested again.
     fn match_fluent_row(&mut self, p: &Pat, fid: u32, args: &[Pat], f: &Ident, selected: &[usize]) {
-        let (table, first) = self.reg.fluent_rows(fid);
+        let (table, first) = super::fluent_rows_names(fid);
+        self.rows_read.push(fid);
         let x = self.fresh("x");
         self.wraps.push(Wrap::Let(
             x.clone(),

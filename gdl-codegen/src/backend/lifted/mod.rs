@@ -28,6 +28,7 @@ pub mod closure;
 pub mod defer;
 pub mod factor;
 pub mod facts;
+pub mod filters;
 pub mod flatten;
 pub mod guards;
 pub mod hybrid;
@@ -112,12 +113,22 @@ pub struct Registry {
     /// Fluent masks by argument values used: (functor id, arguments), the
     /// arguments as [`Registry::scan_positions`] orders them.
     value_masks: BTreeSet<(u32, Vec<usize>)>,
+    /// Filters of scans (see [`filters`]), by number.
+    filters: Vec<filters::Filter>,
+    /// Their numbers.
+    filter_ids: FxHashMap<filters::Filter, usize>,
+    /// The words of their tables, summed.
+    filter_words: usize,
     /// Functors whose fluents' rows (arguments and term, by bit) scans read.
     fluent_rows: BTreeSet<u32>,
     /// Functors whose fluents are tested from their arguments (`holds_f`).
     held: BTreeSet<u32>,
-    /// Distinct values of each (functor id, argument) among the fluents.
-    fluent_values: FxHashMap<(u32, usize), usize>,
+    /// Functors whose fluents' bits are found from their arguments
+    /// (`bit_f`; `holds_f` calls it too).
+    bits: BTreeSet<u32>,
+    /// Distinct values of each (functor id, argument) among the fluents,
+    /// sorted.
+    fluent_values: FxHashMap<(u32, usize), Vec<u32>>,
     /// Derived functions asked for, in order of first call.
     calls: Vec<(u32, Adorn)>,
     /// The key types of the dense memo tables, in order of creation.
@@ -262,8 +273,12 @@ impl Registry {
                 .collect(),
             masks: BTreeSet::new(),
             value_masks: BTreeSet::new(),
+            filters: Vec::new(),
+            filter_ids: FxHashMap::default(),
+            filter_words: 0,
             fluent_rows: BTreeSet::new(),
             held: BTreeSet::new(),
+            bits: BTreeSet::new(),
             fluent_values,
             calls: Vec::new(),
             dense_keys: Vec::new(),
@@ -452,7 +467,7 @@ impl Registry {
 
     /// Distinct values of argument `pos` among the fluents of functor `fid`.
     pub fn values_at(&self, fid: u32, pos: usize) -> usize {
-        self.fluent_values.get(&(fid, pos)).copied().unwrap_or(0)
+        self.fluent_values.get(&(fid, pos)).map_or(0, Vec::len)
     }
 
     /// Whether some fluent has functor `fid`.
@@ -465,10 +480,7 @@ impl Registry {
     /// that first bit (`FLUENT_FIRST_f`).
     pub fn fluent_rows(&mut self, fid: u32) -> (Ident, Ident) {
         self.fluent_rows.insert(fid);
-        (
-            format_ident!("FLUENT_ROWS_{}", fid),
-            format_ident!("FLUENT_FIRST_{}", fid),
-        )
+        fluent_rows_names(fid)
     }
 
     /// The function testing whether the fluent of functor `fid` with given
@@ -477,6 +489,33 @@ impl Registry {
     pub fn holds_fn(&mut self, fid: u32) -> Ident {
         self.held.insert(fid);
         format_ident!("holds_{}", fid)
+    }
+
+    /// The function giving the mask of the fluents that pass `filter` for
+    /// its keys' values, unless its table would pass the budgets
+    /// ([`filters::MAX_FILTER_WORDS`], [`filters::MAX_FILTERS_WORDS`]).
+    pub fn filter(&mut self, filter: filters::Filter) -> Option<Ident> {
+        if let Some(&k) = self.filter_ids.get(&filter) {
+            return Some(filters::name(k));
+        }
+        let words = self.fluents_per_functor.get(&filter.fid)?.div_ceil(64) + 1;
+        let size = filter.rows().saturating_mul(words);
+        if size > filters::MAX_FILTER_WORDS || self.filter_words + size > filters::MAX_FILTERS_WORDS
+        {
+            return None;
+        }
+        self.filter_words += size;
+        let k = self.filters.len();
+        self.filter_ids.insert(filter.clone(), k);
+        self.filters.push(filter);
+        Some(filters::name(k))
+    }
+
+    /// The function giving the state's bit of the fluent of functor `fid`
+    /// with given arguments (`bit_f(args..)`, `NONE` if there is none).
+    pub fn bit_fn(&mut self, fid: u32) -> Ident {
+        self.bits.insert(fid);
+        format_ident!("bit_{}", fid)
     }
 
     /// The mask of the fluents a `true` pattern can match.
@@ -751,7 +790,7 @@ fn static_table_name(name: &str, bound: Adorn, arity: usize) -> Ident {
 }
 
 /// Distinct values of each (functor id, argument) among the fluents.
-fn fluent_values(facts: &Facts) -> FxHashMap<(u32, usize), usize> {
+fn fluent_values(facts: &Facts) -> FxHashMap<(u32, usize), Vec<u32>> {
     let mut seen: FxHashMap<(u32, usize), BTreeSet<u32>> = FxHashMap::default();
     for &t in &facts.fluents {
         let u = &facts.universe;
@@ -761,7 +800,9 @@ fn fluent_values(facts: &Facts) -> FxHashMap<(u32, usize), usize> {
                 .insert(a);
         }
     }
-    seen.into_iter().map(|(k, v)| (k, v.len())).collect()
+    seen.into_iter()
+        .map(|(k, v)| (k, v.into_iter().collect()))
+        .collect()
 }
 
 /// The initial fluents, as tuples of arguments, of each functor they give
@@ -772,7 +813,7 @@ fn fluent_values(facts: &Facts) -> FxHashMap<(u32, usize), usize> {
 /// scan meets where the functor's relaxed fluents do not.
 fn functional_init(
     facts: &Facts,
-    values: &FxHashMap<(u32, usize), usize>,
+    values: &FxHashMap<(u32, usize), Vec<u32>>,
 ) -> FxHashMap<u32, Vec<Vec<u32>>> {
     let mut init: FxHashMap<u32, Vec<Vec<u32>>> = FxHashMap::default();
     for &f in &facts.init {
@@ -786,7 +827,7 @@ fn functional_init(
         let keys = tuples.first().map_or(0, |t| t.len().saturating_sub(1));
         let distinct: BTreeSet<&[u32]> = tuples.iter().map(|t| &t[..keys]).collect();
         let space: usize = (0..keys)
-            .map(|i| values.get(&(fid, i)).copied().unwrap_or(0))
+            .map(|i| values.get(&(fid, i)).map_or(0, Vec::len))
             .product();
         distinct.len() == tuples.len() && distinct.len() == space
     });
@@ -796,6 +837,15 @@ fn functional_init(
 /// Largest table of masks by argument value, in words: beyond it a scan
 /// tests the value fluent by fluent.
 const MAX_VALUE_MASK_WORDS: usize = 1 << 13;
+
+/// The names of the row table of functor `fid`'s fluents and of its first
+/// bit (see [`Registry::fluent_rows`]).
+fn fluent_rows_names(fid: u32) -> (Ident, Ident) {
+    (
+        format_ident!("FLUENT_ROWS_{}", fid),
+        format_ident!("FLUENT_FIRST_{}", fid),
+    )
+}
 
 fn mask_name(fid: Option<u32>) -> Ident {
     match fid {

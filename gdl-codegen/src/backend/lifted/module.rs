@@ -32,7 +32,7 @@ fn hex(w: u64) -> Literal {
 /// The module of `facts`.
 pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Path) -> Module {
     let mut reg = Registry::new(program, facts);
-    let queries = queries(program, &mut reg);
+    let queries = queries(program, facts, &mut reg);
     let (fns, fields) = relation_fns(facts, &mut reg);
     let layout = Layout::new(facts, &reg.value_masks, |fid, pos| reg.values_at(fid, pos));
     let texts = texts(facts);
@@ -89,7 +89,7 @@ fn texts(facts: &Facts) -> (Vec<String>, Vec<String>, Vec<Vec<String>>) {
 
 /// The query methods of the evaluation: `legal`, `next`, `terminal`,
 /// `goals`, each a one-literal body over its keyword relation.
-fn queries(program: &Program, reg: &mut Registry) -> TokenStream {
+fn queries(program: &Program, facts: &Facts, reg: &mut Registry) -> TokenStream {
     let kw = |k| program.keyword_pred(k).map(|p| p.0);
     let one = |reg: &mut Registry,
                rel: Option<u32>,
@@ -114,18 +114,7 @@ fn queries(program: &Program, reg: &mut Registry) -> TokenStream {
         Some(quote!(role)),
         quote!(out.push(v1);),
     );
-    let next = one(
-        reg,
-        kw(Keyword::Next),
-        vec![Pat::Var(0)],
-        None,
-        quote! {
-            let f = fluent_of(v0);
-            if f != NONE {
-                out[(f >> 6) as usize] |= 1 << (f & 63);
-            }
-        },
-    );
+    let next = next_rules(program, facts, reg);
     let terminal = one(
         reg,
         kw(Keyword::Terminal),
@@ -162,6 +151,32 @@ fn queries(program: &Program, reg: &mut Registry) -> TokenStream {
             #goals
         }
     }
+}
+
+/// The rules of `next`, each setting the bit of its head's fluent: no
+/// call of its own, as nothing else reads `next` (a body may not), so no
+/// memo and no list of terms to convert to bits.
+fn next_rules(program: &Program, facts: &Facts, reg: &mut Registry) -> TokenStream {
+    let Some(next) = program.keyword_pred(Keyword::Next) else {
+        return quote!();
+    };
+    let rules = facts.rules.iter().filter(|r| r.head_rel == next.0);
+    let bodies = rules.map(|rule| {
+        let steps = plan_rule(rule, 0, reg);
+        let mut body = Body::new(reg, rule.num_vars, None);
+        body.steps(&steps);
+        if let Some(copy) = body.copy_scan(&rule.head[0]) {
+            return body.finish(copy);
+        }
+        let bit = body.fluent_bit(&rule.head[0]);
+        body.finish(quote! {
+            let f = #bit;
+            if f != NONE {
+                out[(f >> 6) as usize] |= 1 << (f & 63);
+            }
+        })
+    });
+    quote!(#({ #bodies })*)
 }
 
 /// Every function the queries call, transitively, and the fields of the
@@ -1053,7 +1068,7 @@ fn ev_items(
     let term_fns = term_fns();
     quote! {
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{dedup_from, push_new, rows, set_bits_in, value_span, value_spans, DenseMemo, Index, Keyed, Memo, Span, NONE};
+        use #rt::lifted::{dedup_from, or_bits_in, push_new, rows, set_bits_filtered, set_bits_in, value_span, value_spans, DenseMemo, Index, Keyed, Memo, Span, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
@@ -1413,6 +1428,7 @@ fn tables(
         quote!(static #name: Span = #span;)
     });
     let value_masks = super::masks::items(facts, layout, nw, &reg.value_masks);
+    let filters = super::filters::items(facts, layout, &reg.filters, &mut arrays);
     let fluent_items = fluent_tables(facts, reg, layout, nw, &mut arrays);
     let init = {
         let mut words = vec![0u64; nw];
@@ -1428,6 +1444,7 @@ fn tables(
         #(#makers)*
         #(#masks)*
         #value_masks
+        #filters
         #fluent_items
         static INIT: [u64; #nwl] = [#(#init),*];
         static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
@@ -1464,8 +1481,9 @@ fn fluent_tables(
     arrays: &mut Vec<DataArray>,
 ) -> TokenStream {
     let mut items = Vec::new();
-    for &fid in &reg.held {
-        let (f, mut tables) = super::terms::holds(&facts.universe, layout, fid, nw);
+    for &fid in reg.held.union(&reg.bits) {
+        let holds = reg.held.contains(&fid);
+        let (f, mut tables) = super::terms::holds(&facts.universe, layout, (fid, holds), nw);
         items.push(f);
         arrays.append(&mut tables);
     }

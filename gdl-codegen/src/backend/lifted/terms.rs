@@ -30,15 +30,16 @@ pub fn maker(u: &Universe, fid: u32) -> (TokenStream, Vec<DataArray>) {
     }
 }
 
-/// `holds_<f>(state, args..)`: whether the fluent `(f args..)` holds in
-/// `state` (false when there is no such fluent). Its bit is read from a
-/// dense table indexed by the arguments' ranks among the functor's fluents
-/// (one load per argument and one for the bit), or else searched in the
-/// sorted (arguments, bit) rows: no term is built.
+/// `bit_<f>(args..)`, the state's bit of the fluent `(f args..)` (`NONE`
+/// when there is no such fluent), and `holds_<f>(state, args..)`, whether
+/// it holds in `state`. The bit is read from a dense table indexed by the
+/// arguments' ranks among the functor's fluents (one load per argument and
+/// one for the bit), or else searched in the sorted (arguments, bit) rows:
+/// no term is built. `holds_<f>` only `with_holds`.
 pub fn holds(
     u: &Universe,
     layout: &super::layout::Layout,
-    fid: u32,
+    (fid, with_holds): (u32, bool),
     nw: usize,
 ) -> (TokenStream, Vec<DataArray>) {
     let arity = u.functors[fid as usize].1;
@@ -47,6 +48,7 @@ pub fn holds(
         .map(|(bit, &t)| (bit, t))
         .collect();
     let name = format_ident!("holds_{}", fid);
+    let bit_fn = format_ident!("bit_{}", fid);
     let params: Vec<_> = (0..arity).map(|i| format_ident!("x{}", i)).collect();
     let domains = domains(
         arity,
@@ -61,7 +63,7 @@ pub fn holds(
                 lookups,
                 index,
                 mut arrays,
-            } = Dense::new(&prefix, &domains, &quote!(return false));
+            } = Dense::new(&prefix, &domains, &quote!(return NONE));
             let mut table = vec![NONE; n];
             for &(bit, t) in &fluents {
                 table[Dense::position(&domains, &u.args[t as usize])] = bit as u32;
@@ -74,7 +76,7 @@ pub fn holds(
                 may_be_unused: false,
                 width: 1,
             });
-            (quote!(#(#lookups)* let f = #bits[#index];), arrays)
+            (quote!(#(#lookups)* #bits[#index]), arrays)
         }
         None => {
             let mut rows: Vec<Vec<u32>> = fluents
@@ -95,7 +97,7 @@ pub fn holds(
                 width: 1,
             };
             let find = quote! {
-                let f = rows(&#bits, #w, &[#(#params),*]).get(#w - 1).copied().unwrap_or(NONE);
+                rows(&#bits, #w, &[#(#params),*]).get(#w - 1).copied().unwrap_or(NONE)
             };
             (find, vec![array])
         }
@@ -105,12 +107,28 @@ pub fn holds(
         " Whether the fluent `({} ..)` of these arguments holds in `state`.",
         u.functor_name(fid)
     );
+    let bit_doc = format!(
+        " The state's bit of the fluent `({} ..)` of these arguments (`NONE`: no such fluent).",
+        u.functor_name(fid)
+    );
+    let bit = quote! {
+        #[doc = #bit_doc]
+        #[inline]
+        #[allow(clippy::too_many_arguments, reason = "one argument per argument of the fluent")]
+        fn #bit_fn(#(#params: u32),*) -> u32 {
+            #find
+        }
+    };
+    if !with_holds {
+        return (bit, arrays);
+    }
     let f = quote! {
+        #bit
         #[doc = #doc]
         #[inline]
         #[allow(clippy::too_many_arguments, reason = "one argument per argument of the fluent")]
         fn #name(state: &[u64; #nw], #(#params: u32),*) -> bool {
-            #find
+            let f = #bit_fn(#(#params),*);
             f != NONE && (state[(f >> 6) as usize] >> (f & 63)) & 1 != 0
         }
     };

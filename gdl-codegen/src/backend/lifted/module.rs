@@ -32,8 +32,15 @@ fn hex(w: u64) -> Literal {
 /// The module of `facts`.
 pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Path) -> Module {
     let mut reg = Registry::new(program, facts);
-    let queries = queries(program, facts, &mut reg);
-    let (fns, fields) = relation_fns(facts, &mut reg);
+    let fixed = fixed_legal_moves(program, facts);
+    let queries = queries(program, facts, fixed.is_none(), &mut reg);
+    let (fns, mut fields) = relation_fns(facts, &mut reg);
+    if fixed.is_none() {
+        fields.push(quote! {
+            #[doc = " A buffer for the legal move terms of a role."]
+            terms: ::std::vec::Vec<u32>
+        });
+    }
     let layout = Layout::new(facts, &reg.value_masks, |fid, pos| reg.values_at(fid, pos));
     let texts = texts(facts);
     let strings = common::Strings::new(
@@ -53,9 +60,15 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
     );
     let state = format_ident!("{}State", game);
     let (mut data, consts) = tables(facts, &reg, &layout, nw);
+    // Legal moves listed at compile time map no term to a move.
+    let move_of = fixed.is_none().then(|| {
+        let nr = usize_lit(facts.roles.len());
+        let refs = (0..facts.roles.len()).map(|r| format_ident!("MOVE_OF_{}", r));
+        quote!(static MOVE_OF: [&[u32]; #nr] = [#(&#refs),*];)
+    });
     let (key_arrays, key_items) = memo::dense_key_items(&reg, rt);
     data.extend(key_arrays);
-    let specific = methods(facts, rt, &state, nw);
+    let specific = methods(facts, rt, (&state, nw), fixed.as_deref());
     let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), specific);
     let run = run_time_term_items(reg.run_time_terms, rt);
     let ev = ev_items(nw, facts.roles.len(), &fields, &fns, &queries, &run, rt);
@@ -64,6 +77,7 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
         items: quote! {
             #items
             #consts
+            #move_of
             #key_items
             #ev
             #game_impl
@@ -89,7 +103,7 @@ fn texts(facts: &Facts) -> (Vec<String>, Vec<String>, Vec<Vec<String>>) {
 
 /// The query methods of the evaluation: `legal`, `next`, `terminal`,
 /// `goals`, each a one-literal body over its keyword relation.
-fn queries(program: &Program, facts: &Facts, reg: &mut Registry) -> TokenStream {
+fn queries(program: &Program, facts: &Facts, with_legal: bool, reg: &mut Registry) -> TokenStream {
     let kw = |k| program.keyword_pred(k).map(|p| p.0);
     let one = |reg: &mut Registry,
                rel: Option<u32>,
@@ -109,7 +123,7 @@ fn queries(program: &Program, facts: &Facts, reg: &mut Registry) -> TokenStream 
     };
     let legal = one(
         reg,
-        kw(Keyword::Legal),
+        kw(Keyword::Legal).filter(|_| with_legal),
         vec![Pat::Var(0), Pat::Var(1)],
         Some(quote!(role)),
         quote!(out.push(v1);),
@@ -129,11 +143,16 @@ fn queries(program: &Program, facts: &Facts, reg: &mut Registry) -> TokenStream 
         Some(quote!(role)),
         quote!(out.push(v1);),
     );
-    quote! {
-        /// The move terms `legal(role, m)` gives.
-        fn legal(&mut self, role: u32, out: &mut ::std::vec::Vec<u32>) {
-            #legal
+    let legal = with_legal.then(|| {
+        quote! {
+            /// The move terms `legal(role, m)` gives.
+            fn legal(&mut self, role: u32, out: &mut ::std::vec::Vec<u32>) {
+                #legal
+            }
         }
+    });
+    quote! {
+        #legal
 
         /// The fluents `next` gives, as bits.
         fn next(&mut self, out: &mut [u64]) {
@@ -177,6 +196,31 @@ fn next_rules(program: &Program, facts: &Facts, reg: &mut Registry) -> TokenStre
         })
     });
     quote!(#({ #bodies })*)
+}
+
+/// Where `legal` reads neither the state nor the joint move (the number
+/// guessing games): each role's legal move ids, sorted, known at compile
+/// time. Its tuples are its relaxed extension, exact where no literal
+/// reads the state.
+fn fixed_legal_moves(program: &Program, facts: &Facts) -> Option<Vec<Vec<u32>>> {
+    let legal = program.keyword_pred(Keyword::Legal)?.0 as usize;
+    if crate::analysis::dynamic::state_dependent(program)[legal] {
+        return None;
+    }
+    let tuples = facts.relaxed.get(legal)?.as_ref()?;
+    let lists = (facts.roles.iter().zip(&facts.moves))
+        .map(|(&role, moves)| {
+            let mut ids: Vec<u32> = (tuples.iter())
+                .filter(|t| t[0] == role)
+                .filter_map(|t| moves.iter().position(|&m| m == t[1]))
+                .map(|i| i as u32)
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        })
+        .collect();
+    Some(lists)
 }
 
 /// Every function the queries call, transitively, and the fields of the
@@ -1049,7 +1093,11 @@ fn ev_items(
     let nr = usize_lit(nr);
     let names: Vec<_> = fields
         .iter()
-        .map(|f| f.clone().into_iter().next().expect("a field name"))
+        .map(|f| {
+            (f.clone().into_iter())
+                .find(|t| matches!(t, proc_macro2::TokenTree::Ident(_)))
+                .expect("a field name")
+        })
         .collect();
     // Buffer pools keep their buffers from state to state.
     let resets = names.iter().map(|n| {
@@ -1081,8 +1129,6 @@ fn ev_items(
             /// Recursive tests run without a memo so far (see
             /// `UNMEMOIZED_CALLS`).
             calls: u32,
-            /// A buffer for the legal move terms of a role.
-            terms: ::std::vec::Vec<u32>,
             #(#fields,)*
             #run_field
         }
@@ -1098,7 +1144,6 @@ fn ev_items(
                     state: ::std::rc::Rc::new([!0; #nw]),
                     joint: [NONE; #nr],
                     calls: 0,
-                    terms: ::std::vec::Vec::new(),
                     #(#names: ::core::default::Default::default(),)*
                     #run_init
                 }
@@ -1354,7 +1399,6 @@ fn tables(
     ));
     let nr = facts.roles.len();
     let mut move_refs = Vec::new();
-    let mut move_of_refs = Vec::new();
     // Every role's move terms, ranked: a term's rank, then the role's move
     // id at that rank, in two array reads (a search per legal move took
     // 8% of chess.kif's playouts).
@@ -1387,12 +1431,8 @@ fn tables(
             format!("MOVE_OF_{r}"),
             of,
         ));
-        let (m, i) = (
-            format_ident!("MOVE_TERMS_{}", r),
-            format_ident!("MOVE_OF_{}", r),
-        );
+        let m = format_ident!("MOVE_TERMS_{}", r);
         move_refs.push(quote!(&#m));
-        move_of_refs.push(quote!(&#i));
     }
     let mut goals: Vec<[u32; 2]> = (0..u.len())
         .filter(|&t| u.functor[t] == NONE)
@@ -1449,7 +1489,6 @@ fn tables(
         static INIT: [u64; #nwl] = [#(#init),*];
         static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
         static MOVE_TERMS: [&[u32]; #nrl] = [#(#move_refs),*];
-        static MOVE_OF: [&[u32]; #nrl] = [#(#move_of_refs),*];
     };
     (arrays, consts)
 }
@@ -1546,36 +1585,64 @@ fn fluent_rows(facts: &Facts, layout: &Layout, fid: u32) -> (TokenStream, DataAr
     (item, rows)
 }
 
-/// The `Game` methods that evaluate rules.
-fn methods(facts: &Facts, rt: &syn::Path, state: &proc_macro2::Ident, nw: usize) -> TokenStream {
+/// The `Game` methods that evaluate rules; `fixed`, each role's legal
+/// move ids where they are the same in every state.
+fn methods(
+    facts: &Facts,
+    rt: &syn::Path,
+    (state, nw): (&proc_macro2::Ident, usize),
+    fixed: Option<&[Vec<u32>]>,
+) -> TokenStream {
     let nw = usize_lit(nw);
     let nr = usize_lit(facts.roles.len());
+    let legal_moves = match fixed {
+        Some(lists) => {
+            let lists = lists.iter().map(|ids| {
+                let ids = ids.iter().map(|&m| Literal::u32_unsuffixed(m));
+                quote!(&[#(#ids),*])
+            });
+            quote! {
+                fn legal_moves(&self, _state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
+                    /// Each role's legal moves: `legal` reads neither the
+                    /// state nor the move.
+                    static LEGAL: [&[u32]; #nr] = [#(#lists),*];
+                    out.clear();
+                    if let Some(ids) = LEGAL.get(role) {
+                        out.extend(ids.iter().map(|&m| #rt::Move(m)));
+                    }
+                }
+            }
+        }
+        None => quote! {
+            fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
+                out.clear();
+                let (Some(&r), Some(ids)) = (ROLE_TERM.get(role), MOVE_OF.get(role)) else {
+                    return;
+                };
+                with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| {
+                    // The evaluation's buffer, kept from call to call.
+                    let mut terms = ::core::mem::take(&mut ev.terms);
+                    terms.clear();
+                    ev.legal(r, &mut terms);
+                    for &t in &terms {
+                        let rank = MOVE_RANK.get(t as usize).copied().unwrap_or(NONE);
+                        match ids.get(rank as usize) {
+                            Some(&m) if m != NONE => out.push(#rt::Move(m)),
+                            _ => {}
+                        }
+                    }
+                    ev.terms = terms;
+                });
+                #rt::lifted::sort_moves(out, MOVES[role].len());
+            }
+        },
+    };
     quote! {
         fn initial_state(&self) -> #state {
             #state(INIT)
         }
 
-        fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
-            out.clear();
-            let (Some(&r), Some(ids)) = (ROLE_TERM.get(role), MOVE_OF.get(role)) else {
-                return;
-            };
-            with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| {
-                // The evaluation's buffer, kept from call to call.
-                let mut terms = ::core::mem::take(&mut ev.terms);
-                terms.clear();
-                ev.legal(r, &mut terms);
-                for &t in &terms {
-                    let rank = MOVE_RANK.get(t as usize).copied().unwrap_or(NONE);
-                    match ids.get(rank as usize) {
-                        Some(&m) if m != NONE => out.push(#rt::Move(m)),
-                        _ => {}
-                    }
-                }
-                ev.terms = terms;
-            });
-            #rt::lifted::sort_moves(out, MOVES[role].len());
-        }
+        #legal_moves
 
         fn is_terminal(&self, state: &#state) -> bool {
             with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.terminal())

@@ -173,6 +173,33 @@ fn key_values(
     (!values.is_empty()).then_some(values)
 }
 
+/// For a call of a guarded relation (see [`super::guards`]) after a scan,
+/// its guard's test of the call's arguments: a fluent that fails it fails
+/// the call, so the guard filters the scan (chess's `bishop_threatens`
+/// meets only the bishops on a diagonal through the square), the call
+/// staying as it is.
+pub fn guard_step(reg: &Registry, step: &Step) -> Option<Step> {
+    let Step::Lit {
+        source: Source::Derived | Source::Table,
+        rel,
+        args,
+        negated: false,
+        ..
+    } = step
+    else {
+        return None;
+    };
+    let (guard, columns) = reg.guard_of.get(rel)?;
+    let args: Box<[Pat]> = columns.iter().map(|&c| args[c].clone()).collect();
+    Some(Step::Lit {
+        source: Source::Static,
+        rel: *guard,
+        bound: (1 << args.len()) - 1,
+        args,
+        negated: false,
+    })
+}
+
 /// The function giving filter `k`'s mask for its keys' values.
 pub fn name(k: usize) -> Ident {
     format_ident!("filter_{}", k)

@@ -153,6 +153,8 @@ pub struct Registry {
     num_fluents: usize,
     /// Number of the program's relations: the guards come after them.
     program_rels: usize,
+    /// Per guarded relation, its guard's relation and the columns it keeps.
+    guard_of: FxHashMap<u32, (u32, Vec<usize>)>,
     /// Number of guards: the parts of rules come after them.
     guard_rels: usize,
     /// Body literals of each relation's rules, summed (for call costs).
@@ -261,6 +263,9 @@ impl Registry {
             names,
             arity,
             program_rels,
+            guard_of: (facts.guards.iter().enumerate())
+                .map(|(k, g)| (g.of, ((program_rels + k) as u32, g.columns.clone())))
+                .collect(),
             guard_rels,
             functors,
             made: BTreeSet::new(),

@@ -156,30 +156,41 @@ impl Dense {
         let mut index: Option<TokenStream> = None;
         for (i, d) in domains.iter().enumerate() {
             let (lo, hi) = (d[0], *d.last().expect("a value"));
-            let mut ranks = vec![NONE; (hi - lo + 1) as usize];
-            for (r, &a) in d.iter().enumerate() {
-                ranks[(a - lo) as usize] = r as u32;
-            }
-            let rank_table = format!("{prefix}_RANK_{i}");
-            let rt = format_ident!("{}", rank_table);
-            arrays.push(DataArray {
-                doc:
-                    "Rank of each term id in one argument position's domain (from the smallest id)."
-                        .into(),
-                name: rank_table,
-                data: ranks,
-                may_be_unused: false,
-                width: 1,
-            });
             let (x, r) = (format_ident!("x{}", i), format_ident!("r{}", i));
-            let lo = Literal::u32_unsuffixed(lo);
             let len = Literal::usize_unsuffixed(d.len());
-            lookups.push(quote! {
-                let #r = match #rt.get(#x.wrapping_sub(#lo) as usize) {
-                    Some(&r) if r != NONE => r as usize,
-                    _ => #fail,
-                };
-            });
+            let lo_lit = Literal::u32_unsuffixed(lo);
+            if (hi - lo) as usize + 1 == d.len() {
+                // Consecutive term ids: the rank is the distance from the
+                // first, with no table to read.
+                lookups.push(quote! {
+                    let #r = #x.wrapping_sub(#lo_lit) as usize;
+                    if #r >= #len {
+                        #fail;
+                    }
+                });
+            } else {
+                let mut ranks = vec![NONE; (hi - lo + 1) as usize];
+                for (r, &a) in d.iter().enumerate() {
+                    ranks[(a - lo) as usize] = r as u32;
+                }
+                let rank_table = format!("{prefix}_RANK_{i}");
+                let rt = format_ident!("{}", rank_table);
+                arrays.push(DataArray {
+                    doc:
+                        "Rank of each term id in one argument position's domain (from the smallest id)."
+                            .into(),
+                    name: rank_table,
+                    data: ranks,
+                    may_be_unused: false,
+                    width: 1,
+                });
+                lookups.push(quote! {
+                    let #r = match #rt.get(#x.wrapping_sub(#lo_lit) as usize) {
+                        Some(&r) if r != NONE => r as usize,
+                        _ => #fail,
+                    };
+                });
+            }
             index = Some(match index {
                 None => quote!(#r),
                 // A domain of one value: its rank is 0 (clippy's

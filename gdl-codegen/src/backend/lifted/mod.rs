@@ -146,6 +146,8 @@ pub struct Registry {
     move_seeded: BTreeSet<usize>,
     true_rel: Option<u32>,
     does_rel: Option<u32>,
+    /// `terminal`, which its query asks once a state.
+    pub terminal_rel: Option<u32>,
     /// The relations the queries list in full (`legal`, `next`, `goal`).
     listed: Vec<u32>,
     /// Estimated sizes for the planner: fluents per functor.
@@ -292,6 +294,7 @@ impl Registry {
             comp_of: cycles(facts, n),
             comps: BTreeSet::new(),
             true_rel: kw(Keyword::True),
+            terminal_rel: kw(Keyword::Terminal),
             does_rel: kw(Keyword::Does),
             listed: [Keyword::Legal, Keyword::Next, Keyword::Goal]
                 .into_iter()
@@ -380,18 +383,22 @@ impl Registry {
                 })
                 .collect();
             let found = atoms as f64 / keys.len().max(1) as f64;
-            let lifted: f64 = facts
-                .rules
-                .iter()
-                .filter(|r| r.head_rel == rel)
-                .map(|r| plan::plan_work(r, adorn, &*self))
-                .sum();
+            let lifted = self.rules_work(facts, rel, adorn);
             // Finding the atoms: a rank lookup per bound argument.
             let lookup = 1.0 + keys_bound as f64;
             Self::GROUND_MARGIN * (lookup + found * hybrid::test_work(h)) < lifted
         });
         self.ground.insert((rel, adorn), chosen);
         chosen
+    }
+
+    /// The estimated work of the rules of `rel` called with `adorn`, in
+    /// table lookups (see [`plan::plan_work`]).
+    pub fn rules_work(&self, facts: &Facts, rel: u32, adorn: Adorn) -> f64 {
+        (facts.rules.iter())
+            .filter(|r| r.head_rel == rel)
+            .map(|r| plan::plan_work(r, adorn, self))
+            .sum()
     }
 
     /// The function testing an atom (by number) of relation `rel`, compiled

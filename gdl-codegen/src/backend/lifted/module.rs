@@ -304,7 +304,16 @@ fn derived_fn(
     );
     if free.is_empty() && !cyclic {
         let precheck = guard_precheck(facts, reg, rel, adorn).unwrap_or_default();
-        let memo_ty = reg.is_part(rel).then(|| {
+        // A test without arguments may be asked again and again in a state
+        // (alexChess's `check`, by each legal move's rule: 1 500 times a
+        // playout, 390 K instructions each): its memo is one slot, kept
+        // where the test calls on or scans more than a few fluents.
+        // `terminal` is asked once.
+        let costly = || {
+            reg.terminal_rel != Some(rel)
+                && reg.rules_work(facts, rel, adorn & !EXISTS) >= MEMO_TEST_WORK
+        };
+        let memo_ty = (reg.is_part(rel) || (keys.is_empty() && costly())).then(|| {
             let keys_ty = reg.dense_keys(facts, rel, adorn, &name);
             memo_type(keys_ty.as_ref(), &k, quote!(bool))
         });
@@ -387,11 +396,20 @@ fn memo_access(
     }
 }
 
+/// The estimated work (in table lookups, see [`super::plan::plan_work`])
+/// from which a test without arguments is memoized: a call of a derived
+/// relation with free arguments is estimated at 160 at least, a scan of a
+/// functor's fluents at a quarter of them. A memo costs about what a
+/// short scan does, which returns at its first fluent: connectFour's
+/// `boardOpen` (126 fluents) and breakthrough's `whitecell` memoized
+/// cost 1.2% and 0.5% more instructions a playout.
+const MEMO_TEST_WORK: f64 = 100.0;
+
 /// A test off any cycle: memoized if it is a part of a rule made a
 /// relation (calls that vary the rule's other arguments repeat it), else
 /// evaluated each time, as a memo lookup costs about what such a test does;
 /// `precheck` (its guard, if any) first. `memo_ty`, the memo table's type,
-/// is given for a part only.
+/// is given for a part, and for a costly test without arguments.
 fn off_cycle_test(
     memo_ty: Option<TokenStream>,
     (name, params, doc): (&proc_macro2::Ident, &[proc_macro2::Ident], &str),

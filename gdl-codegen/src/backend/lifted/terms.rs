@@ -111,9 +111,12 @@ pub fn holds(
         " The state's bit of the fluent `({} ..)` of these arguments (`NONE`: no such fluent).",
         u.functor_name(fid)
     );
+    // Always inlined: `holds_f` calls it, and a game with many `next`
+    // rules calls it from each (alexChess's 28 M calls a playout were
+    // left out of line).
     let bit = quote! {
         #[doc = #bit_doc]
-        #[inline]
+        #[inline(always)]
         #[allow(clippy::too_many_arguments, reason = "one argument per argument of the fluent")]
         fn #bit_fn(#(#params: u32),*) -> u32 {
             #find

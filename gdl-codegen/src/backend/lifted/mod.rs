@@ -401,6 +401,20 @@ impl Registry {
             .sum()
     }
 
+    /// [`Registry::rules_work`] with the matching of the bound head
+    /// arguments: a lookup per leaf of each rule's pattern there
+    /// (laikLee_hex's `isList`, 25 rules that take a list apart to a given
+    /// depth, has bodies of no work).
+    pub fn test_work(&self, facts: &Facts, rel: u32, adorn: Adorn) -> f64 {
+        let heads: i32 = (facts.rules.iter())
+            .filter(|r| r.head_rel == rel)
+            .flat_map(|r| r.head.iter().enumerate())
+            .filter(|&(i, _)| adorn >> i & 1 == 1)
+            .map(|(_, p)| count_leaves(p))
+            .sum();
+        self.rules_work(facts, rel, adorn) + heads as f64
+    }
+
     /// The function testing an atom (by number) of relation `rel`, compiled
     /// ground (see [`hybrid`]), on a state.
     pub fn hybrid_test(&mut self, rel: u32) -> Ident {

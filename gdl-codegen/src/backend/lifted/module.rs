@@ -309,11 +309,15 @@ fn derived_fn(
         // playout, 390 K instructions each): its memo is one slot, kept
         // where the test calls on or scans more than a few fluents.
         // `terminal` is asked once.
-        let costly = || {
-            reg.terminal_rel != Some(rel)
-                && reg.rules_work(facts, rel, adorn & !EXISTS) >= MEMO_TEST_WORK
+        // A test with arguments is memoized where it costs more than a
+        // memo lookup by far.
+        let work = reg.test_work(facts, rel, adorn & !EXISTS);
+        let costly = if keys.is_empty() {
+            reg.terminal_rel != Some(rel) && work >= MEMO_TEST_WORK
+        } else {
+            work >= MEMO_KEYED_TEST_WORK
         };
-        let memo_ty = (reg.is_part(rel) || (keys.is_empty() && costly())).then(|| {
+        let memo_ty = (reg.is_part(rel) || costly).then(|| {
             let keys_ty = reg.dense_keys(facts, rel, adorn, &name);
             memo_type(keys_ty.as_ref(), &k, quote!(bool))
         });
@@ -404,6 +408,11 @@ fn memo_access(
 /// `boardOpen` (126 fluents) and breakthrough's `whitecell` memoized
 /// cost 1.2% and 0.5% more instructions a playout.
 const MEMO_TEST_WORK: f64 = 100.0;
+
+/// The same for a test with arguments, whose memo is a table by them:
+/// laikLee_hex's `isList`, 25 rules each taking the list apart to a given
+/// depth (650 leaves), is asked of the same lists again and again.
+const MEMO_KEYED_TEST_WORK: f64 = 400.0;
 
 /// A test off any cycle: memoized if it is a part of a rule made a
 /// relation (calls that vary the rule's other arguments repeat it), else

@@ -504,14 +504,7 @@ pub fn value_spans<const N: usize>(
 /// The positions of the bits set in both `state` and `span`, in order.
 #[inline]
 pub fn set_bits_in(state: &[u64], span: Span) -> impl Iterator<Item = u32> + '_ {
-    let first = span.first;
-    state
-        .get(first..)
-        .unwrap_or(&[])
-        .iter()
-        .zip(span.words)
-        .enumerate()
-        .flat_map(move |(i, (&s, &m))| Bits(s & m).map(move |b| (first + i) as u32 * 64 + b))
+    set_bits_filtered(state, span, [])
 }
 
 /// The word `w` of the state's words in `span` (none outside it).

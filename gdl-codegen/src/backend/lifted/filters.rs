@@ -318,16 +318,23 @@ mod tests {
         }
     }
 
+    /// The term of `text` in `facts`' universe.
+    fn term(facts: &Facts, text: &str) -> u32 {
+        facts.universe.text.iter().position(|t| t == text).unwrap() as u32
+    }
+
+    /// The functor id of `cell/2` and the relation `adj` of [`ROW`].
+    fn cell_and_adj(program: &crate::front::ir::Program, reg: &Registry) -> (u32, u32) {
+        let cell = reg.functor(program.symbols.lookup("cell").unwrap(), 2);
+        (cell.unwrap(), relation_named(program, "adj"))
+    }
+
     #[test]
     fn static_tests_and_distinct_of_a_scanned_fluent_become_filters_keyed_by_bound_variables() {
         let (program, facts) = program_and_facts(ROW);
         let reg = Registry::new(&program, &facts);
-        let u = &facts.universe;
-        let term = |text: &str| u.text.iter().position(|t| t == text).unwrap() as u32;
-        let cell = reg
-            .functor(program.symbols.lookup("cell").unwrap(), 2)
-            .unwrap();
-        let adj = relation_named(&program, "adj");
+        let term = |text: &str| term(&facts, text);
+        let (cell, adj) = cell_and_adj(&program, &reg);
         // (true (cell ?0 ?1)) with ?2 bound before; ?3 bound after.
         let scan = [Pat::Var(0), Pat::Var(1)];
         let before = [false, false, true, false];
@@ -363,11 +370,8 @@ mod tests {
         let (program, facts) = program_and_facts(ROW);
         let reg = Registry::new(&program, &facts);
         let u = &facts.universe;
-        let term = |text: &str| u.text.iter().position(|t| t == text).unwrap() as u32;
-        let cell = reg
-            .functor(program.symbols.lookup("cell").unwrap(), 2)
-            .unwrap();
-        let adj = relation_named(&program, "adj");
+        let term = |text: &str| term(&facts, text);
+        let (cell, adj) = cell_and_adj(&program, &reg);
         let filter = Filter {
             fid: cell,
             rel: Some(adj),

@@ -124,12 +124,10 @@ impl<'r> Body<'r> {
         let mut calls = Vec::new();
         for (step, done) in rest.iter().zip(absorbed) {
             // A call's guard filters the scan; the call stays.
-            let (test, call) = match super::filters::guard_step(self.reg, step) {
-                Some(guard) => (guard, true),
-                None => (step.clone(), false),
-            };
+            let guard = super::filters::guard_step(self.reg, step);
+            let test = guard.as_ref().unwrap_or(step);
             let Some((filter, keys)) =
-                super::filters::of_step(self.reg, fid, args, &test, &self.bound)
+                super::filters::of_step(self.reg, fid, args, test, &self.bound)
             else {
                 continue;
             };
@@ -138,7 +136,7 @@ impl<'r> Body<'r> {
             };
             let keys = keys.into_iter().map(var);
             calls.push(quote!(#f(#(#keys),*)));
-            *done = !call;
+            *done = guard.is_none();
         }
         calls
     }

@@ -304,20 +304,20 @@ fn derived_fn(
     );
     if free.is_empty() && !cyclic {
         let precheck = guard_precheck(facts, reg, rel, adorn).unwrap_or_default();
-        // A test without arguments may be asked again and again in a state
-        // (alexChess's `check`, by each legal move's rule: 1 500 times a
-        // playout, 390 K instructions each): its memo is one slot, kept
-        // where the test calls on or scans more than a few fluents.
-        // `terminal` is asked once.
-        // A test with arguments is memoized where it costs more than a
-        // memo lookup by far.
-        let work = reg.test_work(facts, rel, adorn & !EXISTS);
-        let costly = if keys.is_empty() {
-            reg.terminal_rel != Some(rel) && work >= MEMO_TEST_WORK
-        } else {
-            work >= MEMO_KEYED_TEST_WORK
+        // A test may be asked again and again in a state (alexChess's
+        // `check`, without arguments, by each legal move's rule: 1 500
+        // times a playout, 390 K instructions each): memoized where it
+        // costs more than its memo, one slot without arguments, a table by
+        // them with. `terminal` is asked once.
+        let costly = || {
+            let work = reg.test_work(facts, rel, adorn & !EXISTS);
+            if keys.is_empty() {
+                reg.terminal_rel != Some(rel) && work >= MEMO_TEST_WORK
+            } else {
+                work >= MEMO_KEYED_TEST_WORK
+            }
         };
-        let memo_ty = (reg.is_part(rel) || costly).then(|| {
+        let memo_ty = (reg.is_part(rel) || costly()).then(|| {
             let keys_ty = reg.dense_keys(facts, rel, adorn, &name);
             memo_type(keys_ty.as_ref(), &k, quote!(bool))
         });
@@ -415,10 +415,11 @@ const MEMO_TEST_WORK: f64 = 100.0;
 const MEMO_KEYED_TEST_WORK: f64 = 400.0;
 
 /// A test off any cycle: memoized if it is a part of a rule made a
-/// relation (calls that vary the rule's other arguments repeat it), else
-/// evaluated each time, as a memo lookup costs about what such a test does;
-/// `precheck` (its guard, if any) first. `memo_ty`, the memo table's type,
-/// is given for a part, and for a costly test without arguments.
+/// relation (calls that vary the rule's other arguments repeat it) or is
+/// estimated to cost well above a memo lookup ([`MEMO_TEST_WORK`],
+/// [`MEMO_KEYED_TEST_WORK`]), else evaluated each time; `precheck` (its
+/// guard, if any) first. `memo_ty`, the memo table's type, is given for
+/// those memoized.
 fn off_cycle_test(
     memo_ty: Option<TokenStream>,
     (name, params, doc): (&proc_macro2::Ident, &[proc_macro2::Ident], &str),

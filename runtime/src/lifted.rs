@@ -596,15 +596,27 @@ impl Iterator for Bits {
     }
 }
 
-/// Sorts `moves`, ids below `count`, and removes repeats. Many moves for
-/// their range (a choice of a number among a hundred) go through a bit
-/// set, in time linear in the range's words, where sorting would compare
-/// them a hundred times over; a few are sorted.
+/// Sorts `moves`, ids below `count`, and removes repeats. Moves often
+/// come in order (rule by rule, fluent by fluent), which one pass checks.
+/// Else moves not few for their range go through a bit set, in time linear
+/// in their number and the range's words, where sorting `n` moves compares
+/// them `n log n` times; a few moves among many ids are sorted.
 pub fn sort_moves(moves: &mut Vec<crate::game::Move>, count: usize) {
+    if moves.windows(2).all(|w| w[0] < w[1]) {
+        return;
+    }
     let words = count.div_ceil(64);
-    if moves.len() < 32 || words > moves.len() {
+    if moves.len() < 8 || words > 4 * moves.len() {
         moves.sort_unstable();
         moves.dedup();
+        return;
+    }
+    // A small range's set on the stack, a large one's kept from call to
+    // call.
+    const SMALL: usize = 16;
+    if words <= SMALL {
+        let mut bits = [0u64; SMALL];
+        set_moves(&mut bits[..words], moves);
         return;
     }
     thread_local! {
@@ -614,14 +626,22 @@ pub fn sort_moves(moves: &mut Vec<crate::game::Move>, count: usize) {
         let mut bits = bits.borrow_mut();
         bits.clear();
         bits.resize(words, 0);
-        for m in moves.iter() {
-            bits[(m.0 >> 6) as usize] |= 1 << (m.0 & 63);
-        }
-        moves.clear();
-        for (i, &word) in bits.iter().enumerate() {
-            moves.extend(Bits(word).map(|b| crate::game::Move(i as u32 * 64 + b)));
-        }
+        set_moves(&mut bits, moves);
     });
+}
+
+/// Replaces `moves` by the moves of their bits in `bits` (zero, one bit a
+/// possible move), in order.
+fn set_moves(bits: &mut [u64], moves: &mut Vec<crate::game::Move>) {
+    for m in moves.iter() {
+        if let Some(w) = bits.get_mut((m.0 >> 6) as usize) {
+            *w |= 1 << (m.0 & 63);
+        }
+    }
+    moves.clear();
+    for (i, &word) in bits.iter().enumerate() {
+        moves.extend(Bits(word).map(|b| crate::game::Move(i as u32 * 64 + b)));
+    }
 }
 
 /// Sorts the rows of `rows` from `start` on and removes repeats among

@@ -18,7 +18,7 @@ use crate::backend::common::{self, names, Texts};
 use crate::backend::ground::EmitOptions;
 use crate::front::ir::{Keyword, Program};
 use crate::ground::db::NONE;
-use crate::lifted::{CRule, Pat};
+use crate::lifted::{CRule, Lit, Pat};
 
 /// `n` as an unsuffixed literal.
 pub fn usize_lit(n: usize) -> Literal {
@@ -33,14 +33,8 @@ fn hex(w: u64) -> Literal {
 pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Path) -> Module {
     let mut reg = Registry::new(program, facts);
     let fixed = fixed_legal_moves(program, facts);
-    let queries = queries(program, facts, fixed.is_none(), &mut reg);
-    let (fns, mut fields) = relation_fns(facts, &mut reg);
-    if fixed.is_none() {
-        fields.push(quote! {
-            #[doc = " A buffer for the legal move terms of a role."]
-            terms: ::std::vec::Vec<u32>
-        });
-    }
+    let queries = queries(program, facts, fixed.is_none(), &mut reg, rt);
+    let (fns, fields) = relation_fns(facts, &mut reg);
     let layout = Layout::new(facts, &reg.value_masks, |fid, pos| reg.values_at(fid, pos));
     let texts = texts(facts);
     let strings = common::Strings::new(
@@ -103,7 +97,13 @@ fn texts(facts: &Facts) -> (Vec<String>, Vec<String>, Vec<Vec<String>>) {
 
 /// The query methods of the evaluation: `legal`, `next`, `terminal`,
 /// `goals`, each a one-literal body over its keyword relation.
-fn queries(program: &Program, facts: &Facts, with_legal: bool, reg: &mut Registry) -> TokenStream {
+fn queries(
+    program: &Program,
+    facts: &Facts,
+    with_legal: bool,
+    reg: &mut Registry,
+    rt: &syn::Path,
+) -> TokenStream {
     let kw = |k| program.keyword_pred(k).map(|p| p.0);
     let one = |reg: &mut Registry,
                rel: Option<u32>,
@@ -121,13 +121,20 @@ fn queries(program: &Program, facts: &Facts, with_legal: bool, reg: &mut Registr
         body.literal_now(source, rel, &args, false);
         body.finish(solution)
     };
-    let legal = one(
-        reg,
-        kw(Keyword::Legal).filter(|_| with_legal),
-        vec![Pat::Var(0), Pat::Var(1)],
-        Some(quote!(role)),
-        quote!(out.push(v1);),
-    );
+    let legal = kw(Keyword::Legal).filter(|_| with_legal);
+    let legal = match legal {
+        // Read by a rule (`has_legal_move`), its answers are a call's, kept
+        // for both.
+        Some(rel) if read_by_rules(facts, rel) => one(
+            reg,
+            Some(rel),
+            vec![Pat::Var(0), Pat::Var(1)],
+            Some(quote!(a0)),
+            push_move(&quote!(v1), rt),
+        ),
+        Some(rel) => legal_rules(facts, rel, reg, rt),
+        None => quote!(),
+    };
     let next = next_rules(program, facts, reg);
     let terminal = one(
         reg,
@@ -145,8 +152,9 @@ fn queries(program: &Program, facts: &Facts, with_legal: bool, reg: &mut Registr
     );
     let legal = with_legal.then(|| {
         quote! {
-            /// The move terms `legal(role, m)` gives.
-            fn legal(&mut self, role: u32, out: &mut ::std::vec::Vec<u32>) {
+            /// The moves `legal(a0, m)` gives, as the ids `ids` (the
+            /// role's, by move term rank) gives them, unsorted.
+            fn legal(&mut self, a0: u32, ids: &[u32], out: &mut ::std::vec::Vec<#rt::Move>) {
                 #legal
             }
         }
@@ -194,6 +202,40 @@ fn next_rules(program: &Program, facts: &Facts, reg: &mut Registry) -> TokenStre
                 out[(f >> 6) as usize] |= 1 << (f & 63);
             }
         })
+    });
+    quote!(#({ #bodies })*)
+}
+
+/// Whether a rule's body reads relation `rel`.
+fn read_by_rules(facts: &Facts, rel: u32) -> bool {
+    let reads = |l: &Lit| matches!(l, Lit::Pos(r, _) | Lit::Neg(r, _) if *r == rel);
+    facts.rules.iter().any(|r| r.body.iter().any(reads))
+}
+
+/// The code pushing the id of move term `t` (in `ids`, the role's ids by
+/// move term rank) on `out`, if it is one of the role's moves.
+fn push_move(t: &TokenStream, rt: &syn::Path) -> TokenStream {
+    quote! {
+        let t: u32 = #t;
+        let rank = MOVE_RANK.get(t as usize).copied().unwrap_or(NONE);
+        match ids.get(rank as usize) {
+            Some(&m) if m != NONE => out.push(#rt::Move(m)),
+            _ => {}
+        }
+    }
+}
+
+/// The rules of `legal`, relation `rel`, for a role bound to `a0`, each
+/// pushing the move id of its head's move: like [`next_rules`], no call of
+/// its own, so no memo and no list of move terms.
+fn legal_rules(facts: &Facts, rel: u32, reg: &mut Registry, rt: &syn::Path) -> TokenStream {
+    let rules = facts.rules.iter().filter(|r| r.head_rel == rel);
+    let bodies = rules.map(|rule| {
+        let steps = plan_rule(rule, 1, reg);
+        let mut body = Body::new(reg, rule.num_vars, None);
+        body.steps(&steps);
+        let t = body.value(&rule.head[1]);
+        body.finish(push_move(&t, rt))
     });
     quote!(#({ #bodies })*)
 }
@@ -1647,20 +1689,7 @@ fn methods(
                 let (Some(&r), Some(ids)) = (ROLE_TERM.get(role), MOVE_OF.get(role)) else {
                     return;
                 };
-                with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| {
-                    // The evaluation's buffer, kept from call to call.
-                    let mut terms = ::core::mem::take(&mut ev.terms);
-                    terms.clear();
-                    ev.legal(r, &mut terms);
-                    for &t in &terms {
-                        let rank = MOVE_RANK.get(t as usize).copied().unwrap_or(NONE);
-                        match ids.get(rank as usize) {
-                            Some(&m) if m != NONE => out.push(#rt::Move(m)),
-                            _ => {}
-                        }
-                    }
-                    ev.terms = terms;
-                });
+                with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, out));
                 #rt::lifted::sort_moves(out, MOVES[role].len());
             }
         },

@@ -501,6 +501,14 @@ pub fn value_spans<const N: usize>(
     spans.get(k).copied().unwrap_or(Span::EMPTY)
 }
 
+/// Whether bit `b` of `state` is set (`NONE`, no fluent's bit, is not).
+#[inline(always)]
+pub fn bit_set(state: &[u64], b: u32) -> bool {
+    state
+        .get((b >> 6) as usize)
+        .is_some_and(|w| (w >> (b & 63)) & 1 != 0)
+}
+
 /// The positions of the bits set in both `state` and `span`, in order.
 #[inline]
 pub fn set_bits_in(state: &[u64], span: Span) -> impl Iterator<Item = u32> + '_ {

@@ -5,6 +5,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::plan::{Adorn, Source, Step};
+use super::prejoin::{self, Column, Prejoin};
 use super::Registry;
 use crate::lifted::Pat;
 
@@ -43,6 +44,12 @@ pub struct Body<'r> {
     /// The component being computed, whose tables its rules read without
     /// asking for them again.
     pub within: Option<usize>,
+    /// Terms and bits a static join of a scan gives (see [`prejoin`]), with
+    /// the variable holding each.
+    columns: Vec<(Column, Ident)>,
+    /// Terms and bits the body's solution will ask for (its head's), which
+    /// a static join may give.
+    wanted: Vec<Column>,
 }
 
 /// The identifier of rule variable `v`.
@@ -72,7 +79,15 @@ impl<'r> Body<'r> {
             last_scan: None,
             rows_read: Vec::new(),
             within,
+            columns: Vec::new(),
+            wanted: Vec::new(),
         }
+    }
+
+    /// Says that the solution will ask for column `c` (a head's term or
+    /// bit), which a static join may then give.
+    pub fn want(&mut self, c: Column) {
+        self.wanted.push(c);
     }
 
     /// Adds the code of the steps. A scan of the state takes the static
@@ -102,7 +117,9 @@ impl<'r> Body<'r> {
                     ..
                 } if !args[0].bound_by(&self.bound) => {
                     let filters = self.filters(&args[0], &steps[i + 1..], &mut absorbed[i + 1..]);
+                    let before = self.bound.clone();
                     self.scan(&args[0], filters);
+                    self.prejoin(&args[0], &before, &steps[i + 1..], &mut absorbed[i + 1..]);
                 }
                 Step::Lit {
                     source,
@@ -139,6 +156,104 @@ impl<'r> Body<'r> {
             *done = guard.is_none();
         }
         calls
+    }
+
+    /// After a scan of `p`, the static steps at the start of `rest` (see
+    /// [`prejoin::group`]), `before` bound before the scan, as a loop over
+    /// the rows a table gives for the scanned fluent, with the terms and
+    /// bits the later steps and the solution build from them, marking the
+    /// steps `absorbed`. Nothing where there are none or the table would
+    /// pass its budget.
+    fn prejoin(&mut self, p: &Pat, before: &[bool], rest: &[Step], absorbed: &mut [bool]) {
+        let Some((fid, args)) = self.fluent_functor(p) else {
+            return;
+        };
+        if args.iter().any(|a| matches!(a, Pat::Func(..))) {
+            return;
+        }
+        let mut scanned = Vec::new();
+        args.iter()
+            .for_each(|a| a.for_each_var(&mut |v| scanned.push(v)));
+        let (taken, binds) = prejoin::group(rest, absorbed, before, &scanned);
+        if binds.is_empty() {
+            return;
+        }
+        let known: Vec<u32> = scanned.iter().chain(&binds).copied().collect();
+        let mut columns: Vec<Column> = binds.iter().map(|&v| Column::Var(v)).collect();
+        let last = *taken.last().expect("a step binds");
+        let later = (rest.iter().zip(absorbed.iter()))
+            .skip(last + 1)
+            .filter(|(_, &done)| !done)
+            .map(|(s, _)| s);
+        for step in later {
+            let built = |a: &&Pat| matches!(a, Pat::Func(..)) && prejoin::computable(a, &known);
+            match step {
+                Step::Lit {
+                    source: Source::True,
+                    args,
+                    ..
+                } if built(&&args[0]) && args[0] != *p => {
+                    columns.push(Column::Bit(args[0].clone()))
+                }
+                Step::Lit { source, args, .. }
+                    if *source != Source::True && !self.reg.run_time_terms =>
+                {
+                    columns.extend(args.iter().filter(built).map(|a| Column::Term(a.clone())))
+                }
+                _ => {}
+            }
+        }
+        for c in &self.wanted {
+            let (Column::Term(q) | Column::Bit(q)) = c else {
+                continue;
+            };
+            let ok = matches!(q, Pat::Func(..)) && q != p && prejoin::computable(q, &known);
+            if ok && !(self.reg.run_time_terms && matches!(c, Column::Term(_))) {
+                columns.push(c.clone());
+            }
+        }
+        let mut seen = Vec::new();
+        columns.retain(|c| {
+            let new = !seen.contains(c);
+            seen.push(c.clone());
+            new
+        });
+        let join = Prejoin {
+            fid,
+            scan: args.to_vec(),
+            steps: taken.iter().map(|&i| rest[i].clone()).collect(),
+            columns: columns.clone(),
+            num_vars: self.bound.len(),
+        };
+        let Some(f) = self.reg.prejoin(join) else {
+            return;
+        };
+        taken.iter().for_each(|&i| absorbed[i] = true);
+        let bit = self.scanned.last().expect("the scan").1.clone();
+        let row = self.fresh("row");
+        self.wraps.push(Wrap::For(quote!(#row), quote!(#f(#bit))));
+        for (i, c) in columns.into_iter().enumerate() {
+            let i = Literal::usize_unsuffixed(i);
+            let name = match &c {
+                Column::Var(v) => {
+                    self.bound[*v as usize] = true;
+                    var(*v)
+                }
+                _ => self.fresh("c"),
+            };
+            self.wraps.push(Wrap::Let(name.clone(), quote!(#row[#i])));
+            if !matches!(c, Column::Var(_)) {
+                self.columns.push((c, name));
+            }
+        }
+    }
+
+    /// The variable holding column `c` of a static join, if one gives it.
+    fn column(&self, c: &Column) -> Option<Ident> {
+        self.columns
+            .iter()
+            .find(|(d, _)| d == c)
+            .map(|(_, n)| n.clone())
     }
 
     /// Where the body ends with a scan of the fluents `head`, whose tests
@@ -209,6 +324,9 @@ impl<'r> Body<'r> {
             Pat::Func(f, args) => {
                 if let Some((_, t)) = self.matched.iter().find(|(q, _)| q == p) {
                     return quote!(#t);
+                }
+                if let Some(c) = self.column(&Column::Term(p.clone())) {
+                    return quote!(#c);
                 }
                 let vals: Vec<TokenStream> = args.iter().map(|a| self.value(a)).collect();
                 let make = self.reg.make_table(*f, args.len());
@@ -398,6 +516,11 @@ impl<'r> Body<'r> {
     /// `true(p)`: a bit test when `p` is bound, else the state's fluents of
     /// `p`'s functor.
     fn state_literal(&mut self, p: &Pat, all: bool, not: &TokenStream) {
+        if let Some(c) = all.then(|| self.column(&Column::Bit(p.clone()))).flatten() {
+            self.wraps
+                .push(Wrap::If(quote!(#not bit_set(&self.state[..], #c))));
+            return;
+        }
         if all {
             let test = match self.fluent_functor(p) {
                 // Built from its arguments: their ranks give the bit.
@@ -448,6 +571,9 @@ impl<'r> Body<'r> {
     pub fn fluent_bit(&mut self, p: &Pat) -> TokenStream {
         if let Some((_, f)) = self.scanned.iter().find(|(q, _)| q == p) {
             return quote!(#f);
+        }
+        if let Some(c) = self.column(&Column::Bit(p.clone())) {
+            return quote!(#c);
         }
         match self.fluent_functor(p) {
             Some((fid, args)) if !self.matched.iter().any(|(q, _)| q == p) => {

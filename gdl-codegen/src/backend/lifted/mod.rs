@@ -37,6 +37,7 @@ pub mod masks;
 pub mod memo;
 pub mod module;
 pub mod plan;
+pub mod prejoin;
 pub mod statics;
 pub mod terms;
 
@@ -184,6 +185,14 @@ pub struct Registry {
     init_tuples: FxHashMap<u32, Vec<Vec<u32>>>,
     /// The relations compiled ground whose atoms are tested.
     hybrids: BTreeSet<u32>,
+    /// Static joins of scanned fluents (see [`prejoin`]), by number.
+    prejoins: Vec<prejoin::Prejoin>,
+    /// Their numbers, by [`prejoin::Prejoin::key`].
+    prejoin_ids: FxHashMap<String, usize>,
+    /// The numbers of their tables, summed.
+    prejoin_words: usize,
+    /// The fluents' arguments, by functor.
+    fluent_args: FxHashMap<u32, Vec<Vec<u32>>>,
     /// Whether each relation with a ground form (see [`hybrid`]), called
     /// with an adornment, is compiled ground, as chosen so far.
     ground: FxHashMap<(u32, Adorn), bool>,
@@ -258,8 +267,18 @@ impl Registry {
         let kw = |k| program.keyword_pred(k).map(|p| p.0);
         let fluent_values = fluent_values(facts);
         let init_tuples = functional_init(facts, &fluent_values);
+        let mut fluent_args: FxHashMap<u32, Vec<Vec<u32>>> = FxHashMap::default();
+        for &t in &facts.fluents {
+            let u = &facts.universe;
+            (fluent_args.entry(u.functor[t as usize]).or_default())
+                .push(u.args[t as usize].clone());
+        }
         Registry {
             hybrids: BTreeSet::new(),
+            prejoins: Vec::new(),
+            prejoin_ids: FxHashMap::default(),
+            prejoin_words: 0,
+            fluent_args,
             ground: FxHashMap::default(),
             init_tuples,
             names,
@@ -535,6 +554,32 @@ impl Registry {
         self.filter_ids.insert(filter.clone(), k);
         self.filters.push(filter);
         Some(filters::name(k))
+    }
+
+    /// The function giving the rows of `join` for a fluent's bit, unless its
+    /// table would pass the budgets ([`prejoin::MAX_PREJOIN_WORDS`],
+    /// [`prejoin::MAX_PREJOINS_WORDS`]) or its join the compile-time work's.
+    pub fn prejoin(&mut self, join: prejoin::Prejoin) -> Option<Ident> {
+        let key = join.key();
+        if let Some(&k) = self.prejoin_ids.get(&key) {
+            return Some(prejoin::name(k));
+        }
+        let mut work = prejoin::MAX_JOIN_WORK;
+        let mut rows = 0;
+        for args in self.fluent_args.get(&join.fid)? {
+            rows += join.bindings(args, &self.static_tuples, &mut work)?.len();
+        }
+        let size = (rows * join.columns.len()).max(1) + self.fluents_per_functor[&join.fid];
+        if size > prejoin::MAX_PREJOIN_WORDS
+            || self.prejoin_words + size > prejoin::MAX_PREJOINS_WORDS
+        {
+            return None;
+        }
+        self.prejoin_words += size;
+        let k = self.prejoins.len();
+        self.prejoin_ids.insert(key, k);
+        self.prejoins.push(join);
+        Some(prejoin::name(k))
     }
 
     /// The function giving the state's bit of the fluent of functor `fid`

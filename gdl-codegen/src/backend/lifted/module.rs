@@ -12,6 +12,7 @@ use super::hybrid::Hybrid;
 use super::layout::Layout;
 use super::memo::{self, memo_type};
 use super::plan::{plan_rule, Adorn, Catalog, Source, Step, EXISTS};
+use super::prejoin::Column;
 use super::{mask_name, Registry};
 use crate::backend::common::format::{DataArray, Module};
 use crate::backend::common::{self, names, Texts};
@@ -191,6 +192,7 @@ fn next_rules(program: &Program, facts: &Facts, reg: &mut Registry) -> TokenStre
     let bodies = rules.map(|rule| {
         let steps = plan_rule(rule, 0, reg);
         let mut body = Body::new(reg, rule.num_vars, None);
+        body.want(Column::Bit(rule.head[0].clone()));
         body.steps(&steps);
         if let Some(copy) = body.copy_scan(&rule.head[0]) {
             return body.finish(copy);
@@ -233,6 +235,7 @@ fn legal_rules(facts: &Facts, rel: u32, reg: &mut Registry, rt: &syn::Path) -> T
     let bodies = rules.map(|rule| {
         let steps = plan_rule(rule, 1, reg);
         let mut body = Body::new(reg, rule.num_vars, None);
+        body.want(Column::Term(rule.head[1].clone()));
         body.steps(&steps);
         let t = body.value(&rule.head[1]);
         body.finish(push_move(&t, rt))
@@ -1186,7 +1189,7 @@ fn ev_items(
     let term_fns = term_fns();
     quote! {
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{dedup_from, or_bits_in, push_new, rows, set_bits_filtered, set_bits_in, value_span, value_spans, DenseMemo, Index, Keyed, Memo, Span, NONE};
+        use #rt::lifted::{bit_set, dedup_from, or_bits_in, push_new, rows, set_bits_filtered, set_bits_in, value_span, value_spans, DenseMemo, Index, Keyed, Memo, Span, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
@@ -1539,6 +1542,7 @@ fn tables(
     });
     let value_masks = super::masks::items(facts, layout, nw, &reg.value_masks);
     let filters = super::filters::items(facts, layout, &reg.filters, &mut arrays);
+    let prejoins = super::prejoin::items(facts, layout, &reg.prejoins, &mut arrays);
     let fluent_items = fluent_tables(facts, reg, layout, nw, &mut arrays);
     let init = {
         let mut words = vec![0u64; nw];
@@ -1555,6 +1559,7 @@ fn tables(
         #(#masks)*
         #value_masks
         #filters
+        #prejoins
         #fluent_items
         static INIT: [u64; #nwl] = [#(#init),*];
         static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];

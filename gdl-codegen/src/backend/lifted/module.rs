@@ -35,7 +35,11 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
     let mut reg = Registry::new(program, facts);
     let fixed = fixed_legal_moves(program, facts);
     let queries = queries(program, facts, fixed.is_none(), &mut reg, rt);
-    let (fns, fields) = relation_fns(facts, &mut reg);
+    let (fns, mut fields) = relation_fns(facts, &mut reg);
+    fields.push(quote! {
+        #[doc = " A buffer for the goal value terms of a role."]
+        pool_values: ::std::vec::Vec<u32>
+    });
     let layout = Layout::new(facts, &reg.value_masks, |fid, pos| reg.values_at(fid, pos));
     let texts = texts(facts);
     let strings = common::Strings::new(
@@ -1714,20 +1718,25 @@ fn methods(
             let Some(&r) = ROLE_TERM.get(role) else {
                 return #rt::Goal::None;
             };
-            let mut terms = ::std::vec::Vec::new();
-            with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.goals(r, &mut terms));
-            terms.sort_unstable();
-            terms.dedup();
-            let mut found = None;
-            for t in terms {
-                if let Some(&v) = rows(&GOAL_VALUES, 2, &[t]).get(1) {
-                    if found.is_some() {
-                        return #rt::Goal::Ambiguous;
+            with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| {
+                // The evaluation's buffer, kept from call to call.
+                let mut terms = ::core::mem::take(&mut ev.pool_values);
+                terms.clear();
+                ev.goals(r, &mut terms);
+                terms.sort_unstable();
+                terms.dedup();
+                let mut found = Some(#rt::Goal::None);
+                for &t in &terms {
+                    if let Some(&v) = rows(&GOAL_VALUES, 2, &[t]).get(1) {
+                        found = match found {
+                            Some(#rt::Goal::None) => Some(#rt::Goal::Value(v as u8)),
+                            _ => None,
+                        };
                     }
-                    found = Some(v as u8);
                 }
-            }
-            found.map_or(#rt::Goal::None, #rt::Goal::Value)
+                ev.pool_values = terms;
+                found.unwrap_or(#rt::Goal::Ambiguous)
+            })
         }
 
         fn apply_unchecked(&self, state: &mut #state, joint: &[#rt::Move]) {

@@ -10,7 +10,9 @@
 //!   that costs less than the rules' plans;
 //! - [`plan`]: a join order per rule and per adornment (pattern of bound
 //!   arguments) a query calls it with;
-//! - [`body`]: a plan as nested loops and tests;
+//! - [`body`]: a plan as nested loops and tests, a scan's static tests as
+//!   masks ([`filters`]) and its static joins as tables by fluent
+//!   ([`prejoin`]);
 //! - [`closure`]: answer lists of a recursion that keeps its key;
 //! - [`layout`]: the state's bit of each fluent;
 //! - [`module`]: the relations' functions, the tables and the `Game` impl.
@@ -569,7 +571,14 @@ impl Registry {
         for args in self.fluent_args.get(&join.fid)? {
             rows += join.bindings(args, &self.static_tuples, &mut work)?.len();
         }
-        let size = (rows * join.columns.len()).max(1) + self.fluents_per_functor[&join.fid];
+        // The rows, and where each fluent's start.
+        let starts = self
+            .fluents_per_functor
+            .get(&join.fid)
+            .copied()
+            .unwrap_or(0)
+            + 1;
+        let size = rows * join.columns.len() + starts;
         if size > prejoin::MAX_PREJOIN_WORDS
             || self.prejoin_words + size > prejoin::MAX_PREJOINS_WORDS
         {

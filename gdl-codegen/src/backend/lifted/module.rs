@@ -1750,3 +1750,40 @@ fn methods(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::program_and_facts;
+    use super::*;
+
+    /// The code of `text`'s module, without spaces.
+    fn code(text: &str) -> String {
+        let (program, facts) = program_and_facts(text);
+        let rt: syn::Path = syn::parse_str("::gdl_runtime").unwrap();
+        let module = build(&program, &facts, &EmitOptions::default(), &rt);
+        module.items.to_string().replace(' ', "")
+    }
+
+    const GAME: &str = "(role r) (init (cell 1 b)) (init (cell 2 b))
+        (<= (legal r (mark ?a)) (true (cell ?a b)))
+        (<= (next (cell ?a x)) (does r (mark ?a)))
+        (<= (next (cell ?a ?c)) (true (cell ?a ?c)) (does r (mark ?b)) (distinct ?a ?b))
+        (<= terminal (not open))
+        (<= open (true (cell ?a b)))
+        (<= (goal r 100) terminal)";
+
+    #[test]
+    fn legal_s_rules_push_move_ids_unless_a_rule_reads_legal() {
+        let inline = code(GAME);
+        assert!(
+            inline.contains("fnlegal(&mutself,a0:u32,ids:&[u32]"),
+            "{inline}"
+        );
+        assert!(!inline.contains("fnlegal_2_bf"), "{inline}");
+        // A rule reading `legal`: its answers are a call's, which both
+        // share.
+        let read = code(&GAME.replace("(not open)", "(not (legal r (mark 1)))"));
+        assert!(read.contains("self.legal_2_bf("), "{read}");
+        assert!(read.contains("fnlegal_2_bf"), "{read}");
+    }
+}

@@ -178,46 +178,15 @@ impl<'r> Body<'r> {
         if binds.is_empty() {
             return;
         }
-        let known: Vec<u32> = scanned.iter().chain(&binds).copied().collect();
-        let mut columns: Vec<Column> = binds.iter().map(|&v| Column::Var(v)).collect();
-        let last = *taken.last().expect("a step binds");
+        let after = taken.last().map_or(0, |&last| last + 1);
         let later = (rest.iter().zip(absorbed.iter()))
-            .skip(last + 1)
+            .skip(after)
             .filter(|(_, &done)| !done)
             .map(|(s, _)| s);
-        for step in later {
-            let built = |a: &&Pat| matches!(a, Pat::Func(..)) && prejoin::computable(a, &known);
-            match step {
-                Step::Lit {
-                    source: Source::True,
-                    args,
-                    ..
-                } if built(&&args[0]) && args[0] != *p => {
-                    columns.push(Column::Bit(args[0].clone()))
-                }
-                Step::Lit { source, args, .. }
-                    if *source != Source::True && !self.reg.run_time_terms =>
-                {
-                    columns.extend(args.iter().filter(built).map(|a| Column::Term(a.clone())))
-                }
-                _ => {}
-            }
-        }
-        for c in &self.wanted {
-            let (Column::Term(q) | Column::Bit(q)) = c else {
-                continue;
-            };
-            let ok = matches!(q, Pat::Func(..)) && q != p && prejoin::computable(q, &known);
-            if ok && !(self.reg.run_time_terms && matches!(c, Column::Term(_))) {
-                columns.push(c.clone());
-            }
-        }
-        let mut seen = Vec::new();
-        columns.retain(|c| {
-            let new = !seen.contains(c);
-            seen.push(c.clone());
-            new
-        });
+        let known: Vec<u32> = scanned.iter().chain(&binds).copied().collect();
+        let mut columns: Vec<Column> = binds.iter().map(|&v| Column::Var(v)).collect();
+        let terms = !self.reg.run_time_terms;
+        columns.extend(prejoin::built(p, &known, later, &self.wanted, terms));
         let join = Prejoin {
             fid,
             scan: args.to_vec(),
@@ -229,6 +198,12 @@ impl<'r> Body<'r> {
             return;
         };
         taken.iter().for_each(|&i| absorbed[i] = true);
+        self.join_rows(&f, columns);
+    }
+
+    /// The loop over the rows join `f` gives for the fluent of the last
+    /// scan, binding its variables and naming its other `columns`.
+    fn join_rows(&mut self, f: &Ident, columns: Vec<Column>) {
         let bit = self.scanned.last().expect("the scan").1.clone();
         let row = self.fresh("row");
         self.wraps.push(Wrap::For(quote!(#row), quote!(#f(#bit))));

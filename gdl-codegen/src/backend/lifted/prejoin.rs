@@ -219,6 +219,50 @@ pub fn computable(p: &Pat, known: &[u32]) -> bool {
     all
 }
 
+/// The terms and bits the steps `later` and the solution's `wanted`
+/// columns build from the variables `known` (a scan of `scan` and its
+/// join), each once: the bit of a fluent tested, the term of a compound
+/// argument (where `terms`: not where terms are built at run time).
+pub fn built<'s>(
+    scan: &Pat,
+    known: &[u32],
+    later: impl Iterator<Item = &'s Step>,
+    wanted: &[Column],
+    terms: bool,
+) -> Vec<Column> {
+    let from_known = |a: &Pat| matches!(a, Pat::Func(..)) && a != scan && computable(a, known);
+    let mut columns = Vec::new();
+    for step in later {
+        match step {
+            Step::Lit {
+                source: Source::True,
+                args,
+                ..
+            } if from_known(&args[0]) => columns.push(Column::Bit(args[0].clone())),
+            Step::Lit { source, args, .. } if *source != Source::True && terms => columns.extend(
+                (args.iter())
+                    .filter(|a| from_known(a))
+                    .map(|a| Column::Term(a.clone())),
+            ),
+            _ => {}
+        }
+    }
+    for c in wanted {
+        match c {
+            Column::Bit(q) if from_known(q) => columns.push(c.clone()),
+            Column::Term(q) if terms && from_known(q) => columns.push(c.clone()),
+            _ => {}
+        }
+    }
+    let mut seen = Vec::new();
+    columns.retain(|c| {
+        let new = !seen.contains(c);
+        seen.push(c.clone());
+        new
+    });
+    columns
+}
+
 /// The function giving join `k`'s rows for a fluent's bit.
 pub fn name(k: usize) -> Ident {
     format_ident!("prejoin_{}", k)
@@ -403,6 +447,43 @@ mod tests {
         );
         let (taken, _) = group(&steps, &[false, false, true, false], &before, &[0, 1]);
         assert_eq!(taken, [0, 1, 3]);
+    }
+
+    #[test]
+    fn the_columns_built_are_the_later_steps_bits_and_terms_of_known_variables() {
+        use crate::front::symbols::Sym;
+        let (f, g) = (Sym(1), Sym(2));
+        let pat = |s: Sym, vs: &[u32]| Pat::Func(s, vs.iter().map(|&v| Pat::Var(v)).collect());
+        let scan = pat(f, &[0]);
+        let of = |source: Source, args: Vec<Pat>| Step::Lit {
+            source,
+            rel: 3,
+            bound: 0,
+            args: args.into(),
+            negated: false,
+        };
+        let later = [
+            // A test of a fluent of known variables: its bit.
+            of(Source::True, vec![pat(f, &[1])]),
+            // The scanned fluent itself, and one with an unknown variable.
+            of(Source::True, vec![scan.clone()]),
+            of(Source::True, vec![pat(f, &[2])]),
+            // A call's compound argument: its term.
+            of(Source::Derived, vec![pat(g, &[0, 1]), Pat::Var(1)]),
+        ];
+        let wanted = [Column::Term(pat(g, &[0, 1])), Column::Bit(pat(g, &[1, 0]))];
+        let columns = built(&scan, &[0, 1], later.iter(), &wanted, true);
+        assert_eq!(
+            columns,
+            [
+                Column::Bit(pat(f, &[1])),
+                Column::Term(pat(g, &[0, 1])),
+                Column::Bit(pat(g, &[1, 0])),
+            ]
+        );
+        // Where terms are built at run time, bits only.
+        let bits = built(&scan, &[0, 1], later.iter(), &wanted, false);
+        assert!(bits.iter().all(|c| matches!(c, Column::Bit(_))), "{bits:?}");
     }
 
     #[test]

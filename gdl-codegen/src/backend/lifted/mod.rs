@@ -568,17 +568,12 @@ impl Registry {
         }
         let mut work = prejoin::MAX_JOIN_WORK;
         let mut rows = 0;
-        for args in self.fluent_args.get(&join.fid)? {
+        let fluents = self.fluent_args.get(&join.fid)?;
+        for args in fluents {
             rows += join.bindings(args, &self.static_tuples, &mut work)?.len();
         }
         // The rows, and where each fluent's start.
-        let starts = self
-            .fluents_per_functor
-            .get(&join.fid)
-            .copied()
-            .unwrap_or(0)
-            + 1;
-        let size = rows * join.columns.len() + starts;
+        let size = rows * join.columns.len() + fluents.len() + 1;
         if size > prejoin::MAX_PREJOIN_WORDS
             || self.prejoin_words + size > prejoin::MAX_PREJOINS_WORDS
         {

@@ -1242,8 +1242,7 @@ fn ev_items(
             #[allow(dead_code, reason = "the helpers a game's rules need vary")]
             /// Whether the fluent term `t` holds.
             fn holds(&self, t: u32) -> bool {
-                let f = fluent_of(t);
-                f != NONE && (self.state[(f >> 6) as usize] >> (f & 63)) & 1 != 0
+                bit_set(&self.state[..], fluent_of(t))
             }
 
             #[allow(dead_code, reason = "the helpers a game's rules need vary")]

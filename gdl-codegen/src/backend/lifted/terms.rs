@@ -131,8 +131,7 @@ pub fn holds(
         #[inline]
         #[allow(clippy::too_many_arguments, reason = "one argument per argument of the fluent")]
         fn #name(state: &[u64; #nw], #(#params: u32),*) -> bool {
-            let f = #bit_fn(#(#params),*);
-            f != NONE && (state[(f >> 6) as usize] >> (f & 63)) & 1 != 0
+            bit_set(state, #bit_fn(#(#params),*))
         }
     };
     (f, arrays)

@@ -292,10 +292,10 @@ pub fn items(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{program_and_facts, relation_named};
-    use super::super::Adorn;
+    use super::super::tests::{
+        module_and_code, program_and_facts, relation_named, static_step, term,
+    };
     use super::*;
-    use crate::backend::ground::EmitOptions;
 
     /// A row of three cells; a move marks one, and the frame keeps every
     /// cell neither the move's nor next to it.
@@ -307,21 +307,6 @@ mod tests {
             (not (adj ?a ?b)) (distinct ?a ?b))
         (<= terminal (true (cell 2 x)))
         (<= (goal r 100) (true (cell 2 x)))";
-
-    fn static_lit(rel: u32, args: Vec<Pat>, negated: bool) -> Step {
-        Step::Lit {
-            source: Source::Static,
-            rel,
-            bound: (1 << args.len()) - 1 as Adorn,
-            args: args.into(),
-            negated,
-        }
-    }
-
-    /// The term of `text` in `facts`' universe.
-    fn term(facts: &Facts, text: &str) -> u32 {
-        facts.universe.text.iter().position(|t| t == text).unwrap() as u32
-    }
 
     /// The functor id of `cell/2` and the relation `adj` of [`ROW`].
     fn cell_and_adj(program: &crate::front::ir::Program, reg: &Registry) -> (u32, u32) {
@@ -340,7 +325,7 @@ mod tests {
         let before = [false, false, true, false];
         let of = |step: &Step| of_step(&reg, cell, &scan, step, &before);
 
-        let (f, keys) = of(&static_lit(adj, vec![Pat::Var(0), Pat::Var(2)], true)).unwrap();
+        let (f, keys) = of(&static_step(adj, vec![Pat::Var(0), Pat::Var(2)], true)).unwrap();
         assert_eq!(keys, [2]);
         assert_eq!((f.rel, f.negated), (Some(adj), true));
         assert_eq!(f.args, [Arg::Fluent(0), Arg::Key(0)]);
@@ -359,10 +344,10 @@ mod tests {
         // Not filters: no argument of the fluent, a variable bound after
         // the scan, a compound argument.
         assert!(of(&Step::Distinct(Pat::Var(2), Pat::Ground(term("1")))).is_none());
-        assert!(of(&static_lit(adj, vec![Pat::Var(0), Pat::Var(3)], false)).is_none());
+        assert!(of(&static_step(adj, vec![Pat::Var(0), Pat::Var(3)], false)).is_none());
         let put = program.symbols.lookup("put").unwrap();
         let compound = Pat::Func(put, vec![Pat::Var(2)].into());
-        assert!(of(&static_lit(adj, vec![Pat::Var(0), compound], false)).is_none());
+        assert!(of(&static_step(adj, vec![Pat::Var(0), compound], false)).is_none());
     }
 
     #[test]
@@ -404,10 +389,7 @@ mod tests {
     #[test]
     fn a_frame_rule_whose_tests_are_all_filters_copies_the_state_a_word_at_a_time() {
         let (program, facts) = program_and_facts(ROW);
-        let opts = EmitOptions::default();
-        let rt: syn::Path = syn::parse_str("::gdl_runtime").unwrap();
-        let module = super::super::module::build(&program, &facts, &opts, &rt);
-        let code = module.items.to_string().replace(' ', "");
+        let (_, code) = module_and_code(&program, &facts);
         // The frame rule: two filters (`not adj`, `distinct`), keyed by the
         // move's cell, and no loop over the cells.
         let copy = code

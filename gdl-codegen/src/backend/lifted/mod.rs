@@ -1064,6 +1064,36 @@ mod tests {
         fe.program
     }
 
+    /// The module of `program` with `facts`, default options, and its items
+    /// as text without spaces.
+    pub(super) fn module_and_code(
+        program: &Program,
+        facts: &Facts,
+    ) -> (crate::backend::common::format::Module, String) {
+        let rt: syn::Path = syn::parse_str("::gdl_runtime").unwrap();
+        let opts = crate::backend::ground::EmitOptions::default();
+        let module = module::build(program, facts, &opts, &rt);
+        let code = module.items.to_string().replace(' ', "");
+        (module, code)
+    }
+
+    /// The term of `text` in `facts`' universe.
+    pub(super) fn term(facts: &Facts, text: &str) -> u32 {
+        facts.universe.text.iter().position(|t| t == text).unwrap() as u32
+    }
+
+    /// A step testing or joining static relation `rel` with all of `args`
+    /// bound.
+    pub(super) fn static_step(rel: u32, args: Vec<Pat>, negated: bool) -> plan::Step {
+        plan::Step::Lit {
+            source: Source::Static,
+            rel,
+            bound: (1 << args.len()) - 1 as Adorn,
+            args: args.into(),
+            negated,
+        }
+    }
+
     /// The checked program of `text` and its facts.
     pub(super) fn program_and_facts(text: &str) -> (Program, Facts) {
         let program = checked_program(text);

@@ -1752,15 +1752,12 @@ fn methods(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::program_and_facts;
-    use super::*;
+    use super::super::tests::{module_and_code, program_and_facts};
 
     /// The code of `text`'s module, without spaces.
     fn code(text: &str) -> String {
         let (program, facts) = program_and_facts(text);
-        let rt: syn::Path = syn::parse_str("::gdl_runtime").unwrap();
-        let module = build(&program, &facts, &EmitOptions::default(), &rt);
-        module.items.to_string().replace(' ', "")
+        module_and_code(&program, &facts).1
     }
 
     const GAME: &str = "(role r) (init (cell 1 b)) (init (cell 2 b))

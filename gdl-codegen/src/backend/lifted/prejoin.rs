@@ -399,9 +399,10 @@ fn build(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{program_and_facts, relation_named};
+    use super::super::tests::{
+        module_and_code, program_and_facts, relation_named, static_step, term,
+    };
     use super::*;
-    use crate::backend::ground::EmitOptions;
 
     /// A row of three cells: a move takes a marked cell's mark one cell
     /// on, onto a cell not marked. (`succ` runs on past the row, so that
@@ -416,31 +417,21 @@ mod tests {
         (<= terminal (true (cell 2 x)))
         (<= (goal r 100) (true (cell 2 x)))";
 
-    fn lit(rel: u32, args: Vec<Pat>, negated: bool) -> Step {
-        Step::Lit {
-            source: Source::Static,
-            rel,
-            bound: 1,
-            args: args.into(),
-            negated,
-        }
-    }
-
     #[test]
     fn a_group_is_the_static_steps_over_the_scan_s_variables_up_to_another_step() {
         // The scan binds ?0 and ?1; ?2 was bound before it.
         let before = [false, false, true, false, false];
         let steps = [
-            lit(7, vec![Pat::Var(1), Pat::Var(3)], false),
+            static_step(7, vec![Pat::Var(1), Pat::Var(3)], false),
             Step::Distinct(Pat::Var(3), Pat::Var(0)),
-            lit(7, vec![Pat::Var(3), Pat::Var(2)], false),
-            lit(7, vec![Pat::Var(0), Pat::Var(4)], false),
+            static_step(7, vec![Pat::Var(3), Pat::Var(2)], false),
+            static_step(7, vec![Pat::Var(0), Pat::Var(4)], false),
         ];
         let (taken, binds) = group(&steps, &[false; 4], &before, &[0, 1]);
         assert_eq!((taken, binds), (vec![0, 1], vec![3]));
         // A step already absorbed (a filter) is passed over; a negated
         // literal binds nothing.
-        let negated = [lit(7, vec![Pat::Var(0), Pat::Var(3)], true)];
+        let negated = [static_step(7, vec![Pat::Var(0), Pat::Var(3)], true)];
         assert_eq!(
             group(&negated, &[false], &before, &[0, 1]).0,
             Vec::<usize>::new()
@@ -493,7 +484,7 @@ mod tests {
             fid: 0,
             scan: vec![Pat::Var(0), Pat::Ground(9)],
             steps: vec![
-                lit(1, vec![Pat::Var(0), Pat::Var(1)], false),
+                static_step(1, vec![Pat::Var(0), Pat::Var(1)], false),
                 Step::Distinct(Pat::Var(1), Pat::Ground(3)),
             ],
             columns: vec![Column::Var(1)],
@@ -513,10 +504,7 @@ mod tests {
     #[test]
     fn a_scan_s_static_join_is_a_table_of_its_variables_bits_and_terms() {
         let (program, facts) = program_and_facts(ROW);
-        let opts = EmitOptions::default();
-        let rt: syn::Path = syn::parse_str("::gdl_runtime").unwrap();
-        let module = super::super::module::build(&program, &facts, &opts, &rt);
-        let code = module.items.to_string().replace(' ', "");
+        let (module, code) = module_and_code(&program, &facts);
         assert!(code.contains("inprejoin_0(f"), "{code}");
         assert!(code.contains("!bit_set(&self.state[..],"), "{code}");
         let rows = module
@@ -527,7 +515,7 @@ mod tests {
         // Per row: ?b, the bit of (cell ?b x), the term (move ?a ?b).
         assert_eq!(rows.width, 3);
         let u = &facts.universe;
-        let term = |text: &str| u.text.iter().position(|t| t == text).unwrap() as u32;
+        let term = |text: &str| term(&facts, text);
         let mut found: Vec<(u32, String)> = rows
             .data
             .chunks(3)

@@ -189,8 +189,8 @@ pub struct Registry {
     hybrids: BTreeSet<u32>,
     /// Static joins of scanned fluents (see [`prejoin`]), by number.
     prejoins: Vec<prejoin::Prejoin>,
-    /// Their numbers, by [`prejoin::Prejoin::key`].
-    prejoin_ids: FxHashMap<String, usize>,
+    /// Their numbers.
+    prejoin_ids: FxHashMap<prejoin::Prejoin, usize>,
     /// The numbers of their tables, summed.
     prejoin_words: usize,
     /// The fluents' arguments, by functor.
@@ -562,8 +562,7 @@ impl Registry {
     /// table would pass the budgets ([`prejoin::MAX_PREJOIN_WORDS`],
     /// [`prejoin::MAX_PREJOINS_WORDS`]) or its join the compile-time work's.
     pub fn prejoin(&mut self, join: prejoin::Prejoin) -> Option<Ident> {
-        let key = join.key();
-        if let Some(&k) = self.prejoin_ids.get(&key) {
+        if let Some(&k) = self.prejoin_ids.get(&join) {
             return Some(prejoin::name(k));
         }
         let mut work = prejoin::MAX_JOIN_WORK;
@@ -581,7 +580,7 @@ impl Registry {
         }
         self.prejoin_words += size;
         let k = self.prejoins.len();
-        self.prejoin_ids.insert(key, k);
+        self.prejoin_ids.insert(join.clone(), k);
         self.prejoins.push(join);
         Some(prejoin::name(k))
     }

@@ -23,7 +23,7 @@ pub type Adorn = u32;
 pub const EXISTS: Adorn = 1 << 31;
 
 /// Where a literal's tuples come from at run time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Source {
     /// A static relation: a constant table.
     Static,
@@ -38,7 +38,7 @@ pub enum Source {
 }
 
 /// One step of a plan.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
     /// Argument `index` of the call, matched against the head's pattern.
     Param {

@@ -48,7 +48,7 @@ pub enum Column {
 }
 
 /// A scan's static join.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Prejoin {
     /// The functor of the scanned fluents.
     pub fid: u32,
@@ -66,14 +66,6 @@ pub struct Prejoin {
 type Binding = Vec<Option<u32>>;
 
 impl Prejoin {
-    /// A text naming the join, equal for equal joins.
-    pub fn key(&self) -> String {
-        format!(
-            "{} {:?} {:?} {:?}",
-            self.fid, self.scan, self.steps, self.columns
-        )
-    }
-
     /// The bindings the fluent of arguments `fluent` gives, `None` when the
     /// join's work passes `work` (decremented).
     pub fn bindings(

@@ -20,6 +20,7 @@ pub mod cli;
 mod game;
 pub mod gather;
 pub mod lifted;
+mod memo;
 pub mod montecarlo;
 pub mod parallel;
 pub mod perft;

@@ -138,30 +138,41 @@ pub fn holds(
 }
 
 /// A dense index over tuples whose position `i` takes the values
-/// `domains[i]`: the statements binding each argument `x<i>`'s rank (or
-/// running `fail` when it is outside its domain), the index expression,
-/// and the rank tables (named `<prefix>_RANK_<i>`).
+/// `domains[i]`: the statements binding each argument `x<i>`'s share of
+/// the index (or running `fail` when it is outside its domain), the index
+/// expression, and the rank tables (named `<prefix>_RANK_<i>`).
 pub struct Dense {
-    /// The rank statements.
+    /// The statements finding the index.
     pub lookups: Vec<TokenStream>,
-    /// The index of the tuple, once the ranks are bound.
+    /// The index of the tuple, once the lookups ran.
     pub index: TokenStream,
     /// The rank tables.
     pub arrays: Vec<DataArray>,
 }
 
 impl Dense {
-    /// The index over `domains` (each sorted, none empty).
+    /// The index over `domains` (each sorted, none empty), tuples in
+    /// row-major order.
+    ///
+    /// A position whose term ids are consecutive finds its rank by a
+    /// subtraction; another reads a table of its ranks already multiplied
+    /// by the position's stride, `NONE` for an id outside the domain, so
+    /// that the index is a sum and one comparison with the tuples' count
+    /// tests every such position at once (chess.kif's `holds` of a cell by
+    /// file, rank and piece: three tables of term ids; 2.3% fewer
+    /// instructions a playout, englishDraughts 5.1%).
     pub fn new(prefix: &str, domains: &[Vec<u32>], fail: &TokenStream) -> Dense {
         let mut lookups = Vec::new();
         let mut arrays = Vec::new();
-        let mut index: Option<TokenStream> = None;
-        for (i, d) in domains.iter().enumerate() {
+        let mut terms = Vec::new();
+        let mut stride = 1usize;
+        let summed = domains.iter().any(|d| !consecutive(d));
+        for (i, d) in domains.iter().enumerate().rev() {
             let (lo, hi) = (d[0], *d.last().expect("a value"));
             let (x, r) = (format_ident!("x{}", i), format_ident!("r{}", i));
             let len = Literal::usize_unsuffixed(d.len());
             let lo_lit = Literal::u32_unsuffixed(lo);
-            if (hi - lo) as usize + 1 == d.len() {
+            if consecutive(d) {
                 // Consecutive term ids: the rank is the distance from the
                 // first, with no table to read.
                 lookups.push(quote! {
@@ -170,40 +181,65 @@ impl Dense {
                         #fail;
                     }
                 });
+                let r = match summed {
+                    // Summed with the tables' shares in 64 bits.
+                    true => quote!((#r as u64)),
+                    false => quote!(#r),
+                };
+                // clippy's `identity_op` on `* 1`.
+                terms.push(match stride {
+                    1 => r,
+                    _ => {
+                        let s = Literal::usize_unsuffixed(stride);
+                        quote!(#r * #s)
+                    }
+                });
             } else {
                 let mut ranks = vec![NONE; (hi - lo + 1) as usize];
-                for (r, &a) in d.iter().enumerate() {
-                    ranks[(a - lo) as usize] = r as u32;
+                for (k, &a) in d.iter().enumerate() {
+                    ranks[(a - lo) as usize] = (k * stride) as u32;
                 }
                 let rank_table = format!("{prefix}_RANK_{i}");
                 let rt = format_ident!("{}", rank_table);
                 arrays.push(DataArray {
-                    doc:
-                        "Rank of each term id in one argument position's domain (from the smallest id)."
-                            .into(),
+                    doc: "Rank of each term id in one argument position's domain (from the \
+                          smallest id), times the position's stride; `NONE` outside it."
+                        .into(),
                     name: rank_table,
                     data: ranks,
                     may_be_unused: false,
                     width: 1,
                 });
                 lookups.push(quote! {
-                    let #r = match #rt.get(#x.wrapping_sub(#lo_lit) as usize) {
-                        Some(&r) if r != NONE => r as usize,
-                        _ => #fail,
-                    };
+                    let #r = #rt.get(#x.wrapping_sub(#lo_lit) as usize).map_or(NONE, |&r| r) as u64;
                 });
+                terms.push(quote!(#r));
             }
-            index = Some(match index {
-                None => quote!(#r),
-                // A domain of one value: its rank is 0 (clippy's
-                // `identity_op` on `* 1`).
-                Some(prev) if d.len() == 1 => quote!(#prev + #r),
-                Some(prev) => quote!((#prev) * #len + #r),
-            });
+            stride *= d.len();
         }
+        lookups.reverse();
+        terms.reverse();
+        let sum = match terms.as_slice() {
+            [] => quote!(0),
+            _ => quote!(#(#terms)+*),
+        };
+        let index = if summed {
+            // A `NONE` share (above 2^32 - 2) puts the sum past the count;
+            // summed in 64 bits, whatever the target's word.
+            let count = Literal::u64_unsuffixed(stride as u64);
+            lookups.push(quote! {
+                let at = #sum;
+                if at >= #count {
+                    #fail;
+                }
+            });
+            quote!(at as usize)
+        } else {
+            sum
+        };
         Dense {
             lookups,
-            index: index.unwrap_or_else(|| quote!(0)),
+            index,
             arrays,
         }
     }
@@ -214,6 +250,11 @@ impl Dense {
             acc * domains[i].len() + domains[i].binary_search(a).expect("in its domain")
         })
     }
+}
+
+/// Whether the term ids of `domain` (sorted, not empty) are consecutive.
+fn consecutive(domain: &[u32]) -> bool {
+    (*domain.last().expect("a value") - domain[0]) as usize + 1 == domain.len()
 }
 
 /// The sorted values each position of `tuples` takes.
@@ -413,4 +454,56 @@ pub fn static_check(
         width: 1,
     };
     (f, vec![array])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dense_index_sums_each_position_s_share_in_row_major_order() {
+        // Positions 0 and 2 by tables (ids apart), position 1 by distance.
+        let domains = [vec![2, 5, 9], vec![3, 4], vec![7, 8, 20]];
+        let dense = Dense::new("T", &domains, &quote!(return NONE));
+        let table = |name: &str| {
+            let a = dense.arrays.iter().find(|a| a.name == name);
+            a.expect("a rank table").data.clone()
+        };
+        assert_eq!(dense.arrays.len(), 2);
+        let (first, last) = (table("T_RANK_0"), table("T_RANK_2"));
+        // Ranks times strides (6 and 1), `NONE` for the ids between.
+        assert_eq!(first[0], 0);
+        assert_eq!(first[3], 6);
+        assert_eq!(first[7], 12);
+        assert_eq!(first.iter().filter(|&&r| r == NONE).count(), 5);
+        assert_eq!((last[0], last[1], last[13]), (0, 1, 2));
+        for a in &domains[0] {
+            for b in &domains[1] {
+                for c in &domains[2] {
+                    let share = first[(a - 2) as usize] + (b - 3) * 3 + last[(c - 7) as usize];
+                    assert_eq!(share as usize, Dense::position(&domains, &[*a, *b, *c]));
+                }
+            }
+        }
+        // One sum and one test of it, which an id outside a domain fails.
+        let code = dense
+            .lookups
+            .iter()
+            .map(|l| l.to_string())
+            .collect::<String>();
+        assert!(
+            code.contains("let at = r0 + (r1 as u64) * 3 + r2"),
+            "{code}"
+        );
+        assert!(code.contains("if at >= 18"), "{code}");
+        assert_eq!(dense.index.to_string(), "at as usize");
+        // Consecutive ids only: no table, no sum test.
+        let plain = Dense::new("U", &[vec![4, 5], vec![1, 2, 3]], &quote!(return NONE));
+        assert!(plain.arrays.is_empty());
+        assert_eq!(plain.index.to_string(), "r0 * 3 + r1");
+        // One table: its share summed and tested the same way.
+        let one = Dense::new("V", &[vec![2, 5], vec![1, 2]], &quote!(return NONE));
+        assert_eq!(one.arrays[0].data, [0, NONE, NONE, 2]);
+        assert_eq!(one.index.to_string(), "at as usize");
+    }
 }

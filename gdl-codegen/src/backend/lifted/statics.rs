@@ -87,26 +87,27 @@ fn fixed_index(
         return None;
     }
     let mut arrays = Vec::new();
-    let (mut los, mut rank_names, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut los, mut rank_names) = (Vec::new(), Vec::new());
     for (c, d) in domains.iter().enumerate() {
         let lo = d.first().copied().unwrap_or(0);
         let span = d.last().map_or(0, |&hi| (hi - lo) as usize + 1);
         if span > MAX_FIXED_RANKS {
             return None;
         }
+        // The number of combinations of the later columns.
+        let stride: usize = domains[c + 1..].iter().map(|d| d.len().max(1)).product();
         let mut ranks = vec![NONE; span];
         for (r, &v) in d.iter().enumerate() {
-            ranks[(v - lo) as usize] = r as u32;
+            ranks[(v - lo) as usize] = (r * stride) as u32;
         }
         let rank_name = format!("{name}_RANK_{c}");
         rank_names.push(format_ident!("{}", rank_name));
         arrays.push(data(
-            "Rank of each value of a key column (from the smallest).",
+            "Rank of each value of a key column (from the smallest) times the column's stride.",
             rank_name,
             ranks,
         ));
         los.push(Literal::u32_unsuffixed(lo));
-        counts.push(usize_lit(d.len().max(1)));
     }
     // Rows sorted by their keys: the rows of one combination of ranks
     // follow each other, combinations in order.
@@ -133,7 +134,6 @@ fn fixed_index(
             table: &#name,
             lo: [#(#los),*],
             ranks: [#(&#rank_names),*],
-            counts: [#(#counts),*],
             starts: &#starts_ident,
         };
     };

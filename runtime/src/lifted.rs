@@ -336,6 +336,15 @@ pub fn value_span(vals: &[u32], spans: &'static [Span], v: u32) -> Span {
     }
 }
 
+/// The span of the fluents whose argument has value `v`: `spans[k]` where
+/// `ranks[v] == k` (`NONE` for a value no fluent has there): one read,
+/// where [`value_span`] searches.
+#[inline]
+pub fn ranked_span(ranks: &[u32], spans: &'static [Span], v: u32) -> Span {
+    let k = ranks.get(v as usize).map_or(NONE, |&k| k);
+    spans.get(k as usize).copied().unwrap_or(Span::EMPTY)
+}
+
 /// The span of the fluents whose arguments have values `vs`: `spans[k]`
 /// where `k` combines the ranks of `vs[i]` in `vals[i]` (each sorted), the
 /// first most significant; no fluent when a value is not among its `vals`.
@@ -745,6 +754,28 @@ mod tests {
         // A value inside a column's span that the column does not hold.
         assert_eq!(index.rows2(1, 7), &[] as &[u32]);
         assert_eq!(index.rows2(NONE, NONE), &[] as &[u32]);
+    }
+
+    #[test]
+    fn ranked_span_reads_a_value_s_rank_and_no_span_for_others() {
+        static WORDS: [u64; 2] = [1, 2];
+        static SPANS: [Span; 2] = [
+            Span {
+                first: 0,
+                words: &WORDS,
+            },
+            Span {
+                first: 1,
+                words: &WORDS,
+            },
+        ];
+        // Values 1 and 3 have ranks 0 and 1.
+        let ranks = [NONE, 0, NONE, 1];
+        assert_eq!(ranked_span(&ranks, &SPANS, 3).first, 1);
+        assert_eq!(ranked_span(&ranks, &SPANS, 1).first, 0);
+        for v in [0, 2, 4, NONE] {
+            assert!(ranked_span(&ranks, &SPANS, v).words.is_empty());
+        }
     }
 
     #[test]

@@ -604,9 +604,8 @@ impl<'r> Body<'r> {
         let Pat::Func(f, args) = p else { return None };
         let fid = self.reg.functor(*f, args.len())?;
         let positions = self.reg.scan_positions(fid, args, &self.bound)?;
-        let (vals, masks) = self.reg.value_mask(fid, &positions);
         let values: Vec<TokenStream> = positions.iter().map(|&i| self.value(&args[i])).collect();
-        Some((super::masks::lookup(&vals, &masks, &values), positions))
+        Some((self.reg.value_mask(fid, &positions, &values), positions))
     }
 
     /// `does(r, m)`: the joint move, role by role.

@@ -16,23 +16,46 @@ use super::facts::Facts;
 use super::layout::Layout;
 use super::module::mask_span;
 use super::terms::{domains, Dense};
+use crate::ground::db::NONE;
+
+/// Term ids below which a position's values are ranked by a table indexed
+/// by id (`RANKS_f_p`, at most 16 KB), where a search of its sorted values
+/// took four to six steps (chess.kif's piece types).
+const MAX_RANKED_ID: u32 = 4096;
+
+/// Whether a mask on one position whose fluents hold `values` (sorted)
+/// there finds a value's rank by a table indexed by id ([`MAX_RANKED_ID`]).
+pub fn ranked(values: &[u32]) -> bool {
+    values.last().is_some_and(|&hi| hi < MAX_RANKED_ID)
+}
 
 /// The names of the value tables of `positions` of functor `fid` (one per
-/// position) and of its masks.
-pub fn names(fid: u32, positions: &[usize]) -> (Vec<Ident>, Ident) {
+/// position), of their rank tables and of its masks.
+fn names(fid: u32, positions: &[usize]) -> (Vec<Ident>, Vec<Ident>, Ident) {
     let vals = positions
         .iter()
         .map(|p| format_ident!("VALS_{}_{}", fid, p))
         .collect();
+    let ranks = positions
+        .iter()
+        .map(|p| format_ident!("RANKS_{}_{}", fid, p))
+        .collect();
     let suffix: Vec<String> = positions.iter().map(usize::to_string).collect();
-    (vals, format_ident!("MASKS_{}_{}", fid, suffix.join("_")))
+    (
+        vals,
+        ranks,
+        format_ident!("MASKS_{}_{}", fid, suffix.join("_")),
+    )
 }
 
-/// The span of the masks `masks` (from [`names`]) for the values `values`
-/// of their positions.
-pub fn lookup(vals: &[Ident], masks: &Ident, values: &[TokenStream]) -> TokenStream {
-    match (vals, values) {
-        ([v], [x]) => quote!(value_span(&#v, &#masks, #x)),
+/// The span of the masks of `positions` of functor `fid` for the values
+/// `values` of those positions: one position's by its rank table where
+/// [`ranked`], else by searching the sorted values.
+pub fn lookup(fid: u32, positions: &[usize], values: &[TokenStream], ranked: bool) -> TokenStream {
+    let (vals, ranks, masks) = names(fid, positions);
+    match (vals.as_slice(), ranks.as_slice(), values) {
+        (_, [r], [x]) if ranked => quote!(ranked_span(&#r, &#masks, #x)),
+        ([v], _, [x]) => quote!(value_span(&#v, &#masks, #x)),
         _ => quote!(value_spans([#(&#vals),*], &#masks, [#(#values),*])),
     }
 }
@@ -62,9 +85,28 @@ pub fn items<'a>(
             })
             .collect();
         let values = domains(positions.len(), fluents.iter().map(|(_, k)| k.as_slice()));
-        let (vals_names, masks_name) = names(*fid, positions);
-        for ((name, v), p) in vals_names.iter().zip(&values).zip(positions) {
-            if vals_done.insert((*fid, *p)) {
+        let (vals_names, ranks_names, masks_name) = names(*fid, positions);
+        let by_rank = positions.len() == 1 && ranked(&values[0]);
+        for (((name, rname), v), p) in vals_names
+            .iter()
+            .zip(&ranks_names)
+            .zip(&values)
+            .zip(positions)
+        {
+            if by_rank && vals_done.insert((*fid, *p, true)) {
+                let mut ranks = vec![NONE; v.last().map_or(0, |&hi| hi as usize + 1)];
+                for (k, &x) in v.iter().enumerate() {
+                    ranks[x as usize] = k as u32;
+                }
+                let n = Literal::usize_unsuffixed(ranks.len());
+                let ranks = ranks.iter().map(|&x| Literal::u32_unsuffixed(x));
+                items.extend(quote! {
+                    /// The rank of each term id among the values of one argument of one
+                    /// functor's fluents (`NONE`: not among them).
+                    static #rname: [u32; #n] = [#(#ranks),*];
+                });
+            }
+            if !by_rank && vals_done.insert((*fid, *p, false)) {
                 let k = Literal::usize_unsuffixed(v.len());
                 let v = v.iter().map(|&x| Literal::u32_unsuffixed(x));
                 items.extend(quote! {
@@ -92,4 +134,25 @@ pub fn items<'a>(
         });
     }
     items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_position_of_small_ids_is_ranked_by_table_others_searched() {
+        assert!(ranked(&[3, 40, 4095]));
+        assert!(!ranked(&[3, 4096]));
+        let x = [quote!(v1)];
+        let by_table = lookup(7, &[2], &x, true).to_string();
+        assert_eq!(by_table, "ranked_span (& RANKS_7_2 , & MASKS_7_2 , v1)");
+        let searched = lookup(7, &[2], &x, false).to_string();
+        assert_eq!(searched, "value_span (& VALS_7_2 , & MASKS_7_2 , v1)");
+        let two = lookup(7, &[0, 2], &[quote!(v0), quote!(v1)], true).to_string();
+        assert!(
+            two.starts_with("value_spans ([& VALS_7_0 , & VALS_7_2]"),
+            "{two}"
+        );
+    }
 }

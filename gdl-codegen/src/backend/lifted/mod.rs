@@ -502,14 +502,24 @@ impl Registry {
         (!positions.is_empty()).then_some(positions)
     }
 
-    /// The tables selecting the fluents of functor `fid` whose arguments
-    /// `positions` have given values, for positions
-    /// [`Registry::scan_positions`] chose: per position, its values sorted
-    /// (`VALS_f_p`), and a mask per combination of values (`MASKS_f_p..`,
-    /// the first position's rank most significant).
-    pub fn value_mask(&mut self, fid: u32, positions: &[usize]) -> (Vec<Ident>, Ident) {
+    /// The span of the fluents of functor `fid` whose arguments
+    /// `positions` ([`Registry::scan_positions`] chose them) have `values`
+    /// (see [`masks`]).
+    pub fn value_mask(
+        &mut self,
+        fid: u32,
+        positions: &[usize],
+        values: &[proc_macro2::TokenStream],
+    ) -> proc_macro2::TokenStream {
         self.value_masks.insert((fid, positions.to_vec()));
-        masks::names(fid, positions)
+        let ranked = match positions {
+            [p] => self
+                .fluent_values
+                .get(&(fid, *p))
+                .is_some_and(|v| masks::ranked(v)),
+            _ => false,
+        };
+        masks::lookup(fid, positions, values, ranked)
     }
 
     /// Distinct values of argument `pos` among the fluents of functor `fid`.

@@ -278,10 +278,10 @@ fn relation_fns(facts: &Facts, reg: &mut Registry) -> (Vec<TokenStream>, Vec<Tok
     let mut fns = Vec::new();
     let mut fields = Vec::new();
     let (mut done, mut comps_done) = (0, std::collections::BTreeSet::new());
-    let mut printed = vec![false; 0];
+    let mut printed = Vec::new();
     loop {
         // Existence tests last: by then the calls listing answers are
-        // known, and a test whose relation is listed with the same keys
+        // known, and a test without keys whose relation is listed whole
         // reads that list (see `answered_by_list`).
         printed.resize(reg.calls.len(), false);
         let pending = |exists: bool| {
@@ -335,7 +335,7 @@ fn derived_fn(
         reg.names[rel as usize],
         super::adorn_text(adorn, arity)
     );
-    if let Some(f) = answered_by_list(facts, reg, (rel, adorn), (&name, &params, &doc)) {
+    if let Some(f) = answered_by_list(facts, reg, (rel, adorn), (&name, &doc)) {
         return (f, Vec::new());
     }
     if let Some(c) = reg
@@ -432,9 +432,10 @@ fn answered_by_list(
     facts: &Facts,
     reg: &mut Registry,
     (rel, adorn): (u32, Adorn),
-    (name, params, doc): (&proc_macro2::Ident, &[proc_macro2::Ident], &str),
+    (name, doc): (&proc_macro2::Ident, &str),
 ) -> Option<TokenStream> {
-    let listed = adorn & !EXISTS;
+    // Without keys: the flag alone.
+    let listed = 0;
     if adorn != EXISTS || !reg.call_names.contains_key(&(rel, listed)) {
         return None;
     }
@@ -446,8 +447,8 @@ fn answered_by_list(
     Some(quote! {
         #[doc = #doc]
         /// Answered by the list of answers, which the queries ask for.
-        fn #name(&mut self, #(#params: u32),*) -> bool {
-            let (start, end) = self.#list(#(#params),*);
+        fn #name(&mut self) -> bool {
+            let (start, end) = self.#list();
             start != end
         }
     })
@@ -1856,7 +1857,7 @@ mod tests {
     #[test]
     fn an_existence_test_without_keys_reads_the_list_the_queries_make() {
         let listed = code(NEAR);
-        let delegate = "fnnear_2_ee(&mutself,)->bool{let(start,end)=self.near_2_ff();start!=end}";
+        let delegate = "fnnear_2_ee(&mutself)->bool{let(start,end)=self.near_2_ff();start!=end}";
         assert!(listed.contains(delegate), "{listed}");
         // Nothing lists `near`: the test keeps its rules.
         let alone = code(&NEAR.replace("(near (pos ?a) ?c))", "(true (cell ?a x)))"));

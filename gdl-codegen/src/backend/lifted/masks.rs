@@ -15,8 +15,7 @@ use quote::{format_ident, quote};
 use super::facts::Facts;
 use super::layout::Layout;
 use super::module::mask_span;
-use super::terms::{domains, Dense};
-use crate::ground::db::NONE;
+use super::terms::{domains, rank_table, Dense};
 
 /// Term ids below which a position's values are ranked by a table indexed
 /// by id (`RANKS_f_p`, at most 16 KB), where a search of its sorted values
@@ -94,10 +93,7 @@ pub fn items<'a>(
             .zip(positions)
         {
             if by_rank && vals_done.insert((*fid, *p, true)) {
-                let mut ranks = vec![NONE; v.last().map_or(0, |&hi| hi as usize + 1)];
-                for (k, &x) in v.iter().enumerate() {
-                    ranks[x as usize] = k as u32;
-                }
+                let ranks = rank_table(v, 0, 1);
                 let n = Literal::usize_unsuffixed(ranks.len());
                 let ranks = ranks.iter().map(|&x| Literal::u32_unsuffixed(x));
                 items.extend(quote! {

@@ -10,7 +10,6 @@ use super::facts::Facts;
 use super::module::{data, usize_lit};
 use super::{static_table_name, Registry};
 use crate::backend::common::format::DataArray;
-use crate::ground::db::NONE;
 
 /// The sorted constant table of static relation `rel` called with `bound`
 /// (bound columns first) into `arrays`, and its lookup directory into
@@ -96,10 +95,7 @@ fn fixed_index(
         }
         // The number of combinations of the later columns.
         let stride: usize = domains[c + 1..].iter().map(|d| d.len().max(1)).product();
-        let mut ranks = vec![NONE; span];
-        for (r, &v) in d.iter().enumerate() {
-            ranks[(v - lo) as usize] = (r * stride) as u32;
-        }
+        let ranks = super::terms::rank_table(d, lo, stride);
         let rank_name = format!("{name}_RANK_{c}");
         rank_names.push(format_ident!("{}", rank_name));
         arrays.push(data(

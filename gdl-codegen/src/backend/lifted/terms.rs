@@ -168,7 +168,7 @@ impl Dense {
         let mut stride = 1usize;
         let summed = domains.iter().any(|d| !consecutive(d));
         for (i, d) in domains.iter().enumerate().rev() {
-            let (lo, hi) = (d[0], *d.last().expect("a value"));
+            let lo = d[0];
             let (x, r) = (format_ident!("x{}", i), format_ident!("r{}", i));
             let len = Literal::usize_unsuffixed(d.len());
             let lo_lit = Literal::u32_unsuffixed(lo);
@@ -195,10 +195,7 @@ impl Dense {
                     }
                 });
             } else {
-                let mut ranks = vec![NONE; (hi - lo + 1) as usize];
-                for (k, &a) in d.iter().enumerate() {
-                    ranks[(a - lo) as usize] = (k * stride) as u32;
-                }
+                let ranks = rank_table(d, lo, stride);
                 let rank_table = format!("{prefix}_RANK_{i}");
                 let rt = format_ident!("{}", rank_table);
                 arrays.push(DataArray {
@@ -250,6 +247,17 @@ impl Dense {
             acc * domains[i].len() + domains[i].binary_search(a).expect("in its domain")
         })
     }
+}
+
+/// Per id from `lo` to the last of `domain` (sorted), its rank in `domain`
+/// times `stride`, `NONE` for an id not in it: the rank tables of dense
+/// indexes, static directories and masks.
+pub fn rank_table(domain: &[u32], lo: u32, stride: usize) -> Vec<u32> {
+    let mut ranks = vec![NONE; domain.last().map_or(0, |&hi| (hi - lo) as usize + 1)];
+    for (k, &a) in domain.iter().enumerate() {
+        ranks[(a - lo) as usize] = (k * stride) as u32;
+    }
+    ranks
 }
 
 /// Whether the term ids of `domain` (sorted, not empty) are consecutive.

@@ -374,7 +374,7 @@ pub fn bit_set(state: &[u64], b: u32) -> bool {
 
 /// The positions of the bits set in both `state` and `span`, in order.
 #[inline]
-pub fn set_bits_in(state: &[u64], span: Span) -> impl Iterator<Item = u32> + '_ {
+pub fn set_bits_in(state: &[u64], span: Span) -> SetBits<'_, 0> {
     set_bits_filtered(state, span, [])
 }
 
@@ -395,19 +395,61 @@ pub fn set_bits_filtered<const N: usize>(
     state: &[u64],
     span: Span,
     filters: [Span; N],
-) -> impl Iterator<Item = u32> + '_ {
-    let first = span.first;
-    state
-        .get(first..)
-        .unwrap_or(&[])
-        .iter()
-        .zip(span.words)
-        .enumerate()
-        .flat_map(move |(i, (&s, &m))| {
-            let w = first + i;
-            let bits = filters.iter().fold(s & m, |b, f| b & word_of(f, w));
-            Bits(bits).map(move |b| w as u32 * 64 + b)
-        })
+) -> SetBits<'_, N> {
+    let mut scan = SetBits {
+        state,
+        span,
+        filters,
+        at: 0,
+        bits: 0,
+    };
+    if !span.words.is_empty() {
+        scan.bits = scan.word(0);
+    }
+    scan
+}
+
+/// The iterator of [`set_bits_filtered`]: the word it is at and that
+/// word's bits not yet given. Most spans are one word (a value's fluents
+/// side by side), where the word is read once, on creation, and the scan
+/// ends when its bits do.
+#[derive(Clone, Debug)]
+pub struct SetBits<'a, const N: usize> {
+    state: &'a [u64],
+    span: Span,
+    filters: [Span; N],
+    /// The index of the current word in `span.words`.
+    at: usize,
+    /// The current word's bits not yet given.
+    bits: u64,
+}
+
+impl<const N: usize> SetBits<'_, N> {
+    /// Word `i` of the span: the state's, masked by the span and filters.
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        let w = self.span.first + i;
+        let s = self.state.get(w).copied().unwrap_or(0) & self.span.words[i];
+        self.filters.iter().fold(s, |b, f| b & word_of(f, w))
+    }
+}
+
+impl<const N: usize> Iterator for SetBits<'_, N> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        while self.bits == 0 {
+            self.at += 1;
+            if self.at >= self.span.words.len() {
+                return None;
+            }
+            self.bits = self.word(self.at);
+        }
+        let b = self.bits.trailing_zeros();
+        self.bits &= self.bits - 1;
+        Some((self.span.first + self.at) as u32 * 64 + b)
+    }
 }
 
 /// Sets in `out` the bits set in `state`, `span` and every one of
@@ -686,6 +728,42 @@ mod tests {
             words: &M,
         };
         assert_eq!(set_bits_in(&s, m).collect::<Vec<_>>(), vec![0, 1, 127]);
+    }
+
+    #[test]
+    fn a_filtered_scan_skips_words_left_empty_and_stops_at_the_span_s_end() {
+        // Three words of span from word 1; the filter (over words 0..4)
+        // empties the middle one; the state's word past the span is set.
+        static WORDS: [u64; 3] = [u64::MAX, u64::MAX, 0b1010];
+        let span = Span {
+            first: 1,
+            words: &WORDS,
+        };
+        static FILTER: [u64; 4] = [u64::MAX, 0b0011, 0, u64::MAX];
+        let filter = Span {
+            first: 0,
+            words: &FILTER,
+        };
+        let state = [u64::MAX, 0b0110, 0b1111, 0b1110, u64::MAX];
+        let bits: Vec<u32> = set_bits_filtered(&state, span, [filter]).collect();
+        assert_eq!(bits, vec![65, 193, 195]);
+        // A filter shorter than the span reads as zero past its end.
+        static SHORT: [u64; 1] = [u64::MAX];
+        let short = Span {
+            first: 1,
+            words: &SHORT,
+        };
+        let bits: Vec<u32> = set_bits_filtered(&state, span, [short]).collect();
+        assert_eq!(bits, vec![65, 66]);
+        // A span past the state's end gives nothing there.
+        let beyond = Span {
+            first: 4,
+            words: &WORDS,
+        };
+        assert_eq!(
+            set_bits_in(&state, beyond).collect::<Vec<_>>(),
+            (256..320).collect::<Vec<_>>()
+        );
     }
 
     #[test]

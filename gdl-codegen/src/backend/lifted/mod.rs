@@ -33,6 +33,7 @@ pub mod facts;
 pub mod filters;
 pub mod flatten;
 pub mod guards;
+pub mod hoist;
 pub mod hybrid;
 pub mod layout;
 pub mod masks;

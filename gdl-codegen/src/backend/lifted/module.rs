@@ -857,9 +857,20 @@ fn rule_bodies(
     {
         return vec![hybrid_body(reg, h, adorn, free, push)];
     }
-    rules
-        .map(|rule| rule_body(reg, rule, adorn, free, push))
-        .collect()
+    let rules: Vec<&CRule> = rules.collect();
+    let mut plans: Vec<Vec<Step>> = rules.iter().map(|r| plan_rule(r, adorn, reg)).collect();
+    let shared = super::hoist::common_tests(&mut plans);
+    let bodies: Vec<TokenStream> = (rules.iter().zip(&plans))
+        .map(|(rule, steps)| planned_body(reg, rule, steps, free, push))
+        .collect();
+    if shared.is_empty() {
+        return bodies;
+    }
+    // The tests every rule opens with, over the call's arguments, around
+    // the rules.
+    let mut body = Body::new(reg, reg.arity[rel as usize], None);
+    body.steps(&shared);
+    vec![body.finish(quote!(#({ #bodies })*))]
 }
 
 /// The code of `rule` called with `adorn`: a solution returns `true` if
@@ -872,8 +883,19 @@ fn rule_body(
     push: impl Fn(TokenStream) -> TokenStream,
 ) -> TokenStream {
     let steps = plan_rule(rule, adorn, reg);
+    planned_body(reg, rule, &steps, free, push)
+}
+
+/// [`rule_body`] of a rule planned as `steps`.
+fn planned_body(
+    reg: &mut Registry,
+    rule: &CRule,
+    steps: &[Step],
+    free: &[usize],
+    push: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
     let mut body = Body::new(reg, rule.num_vars, None);
-    body.steps(&steps);
+    body.steps(steps);
     solved(body, &rule.head, free, push)
 }
 

@@ -43,6 +43,7 @@ pub mod plan;
 pub mod prejoin;
 pub mod statics;
 pub mod terms;
+pub mod widen;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

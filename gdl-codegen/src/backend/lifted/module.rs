@@ -13,6 +13,7 @@ use super::layout::Layout;
 use super::memo::{self, memo_type};
 use super::plan::{plan_rule, Adorn, Catalog, Source, Step, EXISTS};
 use super::prejoin::Column;
+use super::widen::Widening;
 use super::{mask_name, Registry};
 use crate::backend::common::format::{DataArray, Module};
 use crate::backend::common::{self, names, Texts};
@@ -359,13 +360,17 @@ fn derived_fn(
     // Off any cycle, a call cannot meet itself while it runs: its answers
     // go straight to the end of its arena, with no buffer between.
     let direct = !cyclic && !free.is_empty();
-    let bodies = rule_bodies(
-        facts,
-        reg,
-        (rel, adorn & !EXISTS),
-        &free,
-        direct.then_some(&arena),
-    );
+    let widening = direct.then(|| widening(facts, reg, (rel, adorn))).flatten();
+    let bodies = match widening {
+        Some(w) => vec![widened_body(reg, (rel, adorn), &free, &arena, &w)],
+        None => rule_bodies(
+            facts,
+            reg,
+            (rel, adorn & !EXISTS),
+            &free,
+            direct.then_some(&arena),
+        ),
+    };
     if free.is_empty() && !cyclic {
         let precheck = guard_precheck(facts, reg, rel, adorn).unwrap_or_default();
         let memo_ty = test_memoized(facts, reg, rel, adorn).then(|| {
@@ -415,6 +420,86 @@ fn derived_fn(
             answers_fn(&m, arena, w, collect, reg.listed.contains(&rel))
         }
     }
+}
+
+/// For a call of `rel` with `adorn` (answers, off any cycle, not compiled
+/// ground), the literal of its rules that leads to a wider call made
+/// anyway (see [`super::widen`]).
+fn widening(facts: &Facts, reg: &mut Registry, (rel, adorn): (u32, Adorn)) -> Option<Widening> {
+    if adorn & EXISTS != 0 || reg.is_ground(facts, rel, adorn) {
+        return None;
+    }
+    let rules: Vec<&CRule> = facts.rules.iter().filter(|r| r.head_rel == rel).collect();
+    let scannable = |r: u32| matches!(reg.source(r), Source::True | Source::Static);
+    let wanted = |wider: Adorn| reg.call_names.contains_key(&(rel, wider));
+    super::widen::widening(&rules, (reg.arity[rel as usize], adorn), scannable, wanted)
+}
+
+/// The code of a call of `rel` with `adorn` answered through the wider
+/// call `w` leads to: for each solution of its literal, the wider call's
+/// answers, pushed to `arena` as rows of the `free` arguments.
+fn widened_body(
+    reg: &mut Registry,
+    (rel, adorn): (u32, Adorn),
+    free: &[usize],
+    arena: &proc_macro2::Ident,
+    w: &Widening,
+) -> TokenStream {
+    let arity = reg.arity[rel as usize];
+    let is = |a: Adorn, i: usize| a >> i & 1 == 1;
+    // Variables numbered by argument: `Var(i)` is argument `i`.
+    let mut steps: Vec<Step> = (0..arity)
+        .filter(|&i| is(adorn, i))
+        .map(|i| Step::Param {
+            index: i,
+            pat: Pat::Var(i as u32),
+        })
+        .collect();
+    let bound: Vec<bool> = (0..arity).map(|i| is(adorn, i)).collect();
+    steps.push(Step::Lit {
+        source: reg.source(w.rel),
+        rel: w.rel,
+        args: w.args.clone(),
+        negated: false,
+        bound: super::plan::adornment(&w.args, &bound),
+    });
+    let wide = reg.call(rel, w.wider);
+    let keys: Vec<_> = (0..arity)
+        .filter(|&i| is(w.wider, i))
+        .map(|i| super::body::var(i as u32))
+        .collect();
+    let wide_free: Vec<usize> = (0..arity).filter(|&i| !is(w.wider, i)).collect();
+    let row = free
+        .iter()
+        .map(|&j| match wide_free.iter().position(|&k| k == j) {
+            Some(k) => {
+                let k = usize_lit(k);
+                quote!(row[#k])
+            }
+            None => {
+                let v = super::body::var(j as u32);
+                quote!(#v)
+            }
+        });
+    let solution = if wide_free.is_empty() {
+        quote! {
+            if self.#wide(#(#keys),*) {
+                self.#arena.push([#(#row),*]);
+            }
+        }
+    } else {
+        let wide_arena = format_ident!("arena_{}", wide);
+        quote! {
+            let (start, end) = self.#wide(#(#keys),*);
+            for i in start..end {
+                let row = self.#wide_arena[i as usize];
+                self.#arena.push([#(#row),*]);
+            }
+        }
+    };
+    let mut body = Body::new(reg, arity, None);
+    body.steps(&steps);
+    body.finish(solution)
 }
 
 /// An existence test of `rel` without keys answered by the call listing

@@ -396,14 +396,19 @@ pub fn set_bits_filtered<const N: usize>(
     span: Span,
     filters: [Span; N],
 ) -> SetBits<'_, N> {
+    // The span's words and the state's, cut to the same length: a word
+    // past the state's end has no fluent.
+    let state = state.get(span.first..).unwrap_or(&[]);
+    let n = state.len().min(span.words.len());
     let mut scan = SetBits {
-        state,
-        span,
+        state: &state[..n],
+        masks: &span.words[..n],
+        first: span.first,
         filters,
         at: 0,
         bits: 0,
     };
-    if !span.words.is_empty() {
+    if n > 0 {
         scan.bits = scan.word(0);
     }
     scan
@@ -415,21 +420,26 @@ pub fn set_bits_filtered<const N: usize>(
 /// ends when its bits do.
 #[derive(Clone, Debug)]
 pub struct SetBits<'a, const N: usize> {
+    /// The state's words in the span.
     state: &'a [u64],
-    span: Span,
+    /// The span's words, as many.
+    masks: &'static [u64],
+    /// The index in the state of the span's first word.
+    first: usize,
     filters: [Span; N],
-    /// The index of the current word in `span.words`.
+    /// The index of the current word in the span.
     at: usize,
     /// The current word's bits not yet given.
     bits: u64,
 }
 
 impl<const N: usize> SetBits<'_, N> {
-    /// Word `i` of the span: the state's, masked by the span and filters.
+    /// Word `i` of the span (`i` below its length): the state's, masked by
+    /// the span and filters.
     #[inline(always)]
     fn word(&self, i: usize) -> u64 {
-        let w = self.span.first + i;
-        let s = self.state.get(w).copied().unwrap_or(0) & self.span.words[i];
+        let s = self.state[i] & self.masks[i];
+        let w = self.first + i;
         self.filters.iter().fold(s, |b, f| b & word_of(f, w))
     }
 }
@@ -441,14 +451,14 @@ impl<const N: usize> Iterator for SetBits<'_, N> {
     fn next(&mut self) -> Option<u32> {
         while self.bits == 0 {
             self.at += 1;
-            if self.at >= self.span.words.len() {
+            if self.at >= self.state.len() || self.at >= self.masks.len() {
                 return None;
             }
             self.bits = self.word(self.at);
         }
         let b = self.bits.trailing_zeros();
         self.bits &= self.bits - 1;
-        Some((self.span.first + self.at) as u32 * 64 + b)
+        Some((self.first + self.at) as u32 * 64 + b)
     }
 }
 

@@ -58,6 +58,19 @@ impl Pat {
         }
     }
 
+    /// The pattern with each variable `v` renamed to `to(v)`; `None` if
+    /// some variable has no new name.
+    pub fn renamed(&self, to: &impl Fn(u32) -> Option<u32>) -> Option<Pat> {
+        Some(match self {
+            Pat::Var(v) => Pat::Var(to(*v)?),
+            Pat::Ground(t) => Pat::Ground(*t),
+            Pat::Func(f, args) => Pat::Func(
+                *f,
+                args.iter().map(|a| a.renamed(to)).collect::<Option<_>>()?,
+            ),
+        })
+    }
+
     /// Whether the pattern is ground once the variables in `bound` are.
     pub fn bound_by(&self, bound: &[bool]) -> bool {
         match self {

@@ -98,7 +98,7 @@ fn is_test(s: &Step) -> bool {
 /// `s` with each variable renamed to the argument in `arg_of` that binds
 /// it, if every one is.
 fn by_argument(s: &Step, arg_of: &std::collections::BTreeMap<u32, u32>) -> Option<Step> {
-    let rename = |p: &Pat| rename(p, arg_of);
+    let rename = |p: &Pat| p.renamed(&|v| arg_of.get(&v).copied());
     Some(match s {
         Step::Distinct(a, b) => Step::Distinct(rename(a)?, rename(b)?),
         Step::Lit {
@@ -115,19 +115,6 @@ fn by_argument(s: &Step, arg_of: &std::collections::BTreeMap<u32, u32>) -> Optio
             bound: *bound,
         },
         Step::Param { .. } => return None,
-    })
-}
-
-fn rename(p: &Pat, arg_of: &std::collections::BTreeMap<u32, u32>) -> Option<Pat> {
-    Some(match p {
-        Pat::Var(v) => Pat::Var(*arg_of.get(v)?),
-        Pat::Ground(t) => Pat::Ground(*t),
-        Pat::Func(f, args) => Pat::Func(
-            *f,
-            args.iter()
-                .map(|a| rename(a, arg_of))
-                .collect::<Option<_>>()?,
-        ),
     })
 }
 

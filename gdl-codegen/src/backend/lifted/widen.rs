@@ -74,31 +74,11 @@ fn by_argument(rule: &CRule) -> Vec<(u32, Box<[Pat]>)> {
             let Lit::Pos(rel, args) = lit else {
                 return None;
             };
-            let args = args
-                .iter()
-                .map(|a| rename(a, &position, &repeated))
-                .collect::<Option<_>>()?;
+            let to = |v| (!repeated.contains(&v)).then(|| position.get(&v).copied())?;
+            let args = args.iter().map(|a| a.renamed(&to)).collect::<Option<_>>()?;
             Some((*rel, args))
         })
         .collect()
-}
-
-fn rename(
-    p: &Pat,
-    position: &std::collections::BTreeMap<u32, u32>,
-    repeated: &std::collections::BTreeSet<u32>,
-) -> Option<Pat> {
-    Some(match p {
-        Pat::Var(v) if repeated.contains(v) => return None,
-        Pat::Var(v) => Pat::Var(*position.get(v)?),
-        Pat::Ground(t) => Pat::Ground(*t),
-        Pat::Func(f, args) => Pat::Func(
-            *f,
-            args.iter()
-                .map(|a| rename(a, position, repeated))
-                .collect::<Option<_>>()?,
-        ),
-    })
 }
 
 #[cfg(test)]

@@ -451,6 +451,8 @@ impl<const N: usize> Iterator for SetBits<'_, N> {
     fn next(&mut self) -> Option<u32> {
         while self.bits == 0 {
             self.at += 1;
+            // The two lengths are equal; testing both lets the compiler
+            // drop `word`'s bounds checks.
             if self.at >= self.state.len() || self.at >= self.masks.len() {
                 return None;
             }

@@ -7,7 +7,7 @@
 //! plan may run first (it is among the tests its plan runs before any
 //! enumeration, which commute) is run once, around all of them.
 
-use super::plan::Step;
+use super::plan::{argument_params, Adorn, Step};
 use crate::lifted::Pat;
 
 /// The tests every one of `plans` (each a rule's plan for one call) runs
@@ -49,15 +49,19 @@ pub fn common_tests(plans: &mut [Vec<Step>]) -> Vec<Step> {
             !taken.contains(&(i - 1))
         });
     }
-    let mut read = std::collections::BTreeSet::new();
+    // The arguments the tests read, as an adornment.
+    let (mut read, mut arity): (Adorn, usize) = (0, 0);
     for s in &hoisted {
-        for_each_pat(s, |p| p.for_each_var(&mut |v| _ = read.insert(v)));
+        for_each_pat(s, |p| {
+            p.for_each_var(&mut |v| {
+                read |= 1 << v;
+                arity = arity.max(v as usize + 1);
+            })
+        });
     }
-    let params = read.into_iter().map(|v| Step::Param {
-        index: v as usize,
-        pat: Pat::Var(v),
-    });
-    params.chain(hoisted).collect()
+    let mut steps = argument_params(arity, read);
+    steps.extend(hoisted);
+    steps
 }
 
 /// The tests `plan` runs after its arguments and before anything that

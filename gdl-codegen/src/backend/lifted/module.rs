@@ -11,7 +11,7 @@ use super::facts::Facts;
 use super::hybrid::Hybrid;
 use super::layout::Layout;
 use super::memo::{self, memo_type};
-use super::plan::{plan_rule, Adorn, Catalog, Source, Step, EXISTS};
+use super::plan::{argument_params, plan_rule, Adorn, Catalog, Source, Step, EXISTS};
 use super::prejoin::Column;
 use super::widen::Widening;
 use super::{mask_name, Registry};
@@ -448,13 +448,7 @@ fn widened_body(
     let arity = reg.arity[rel as usize];
     let is = |a: Adorn, i: usize| a >> i & 1 == 1;
     // Variables numbered by argument: `Var(i)` is argument `i`.
-    let mut steps: Vec<Step> = (0..arity)
-        .filter(|&i| is(adorn, i))
-        .map(|i| Step::Param {
-            index: i,
-            pat: Pat::Var(i as u32),
-        })
-        .collect();
+    let mut steps = argument_params(arity, adorn);
     let bound: Vec<bool> = (0..arity).map(|i| is(adorn, i)).collect();
     steps.push(Step::Lit {
         source: reg.source(w.rel),
@@ -1013,13 +1007,7 @@ fn hybrid_body(
 ) -> TokenStream {
     let n = h.arity;
     let vars: Vec<Pat> = (0..=n).map(|i| Pat::Var(i as u32)).collect();
-    let steps: Vec<Step> = (0..n)
-        .filter(|i| adorn >> i & 1 == 1)
-        .map(|i| Step::Param {
-            index: i,
-            pat: vars[i].clone(),
-        })
-        .collect();
+    let steps = argument_params(n, adorn);
     let holds = reg.hybrid_test(h.of);
     let mut body = Body::new(reg, n + 1, None);
     body.steps(&steps);

@@ -396,6 +396,18 @@ fn step(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> Step {
     }
 }
 
+/// The steps opening a plan over variables numbered by argument (`Var(i)`
+/// is argument `i`): one per argument in `adorn`, in order.
+pub fn argument_params(arity: usize, adorn: Adorn) -> Vec<Step> {
+    (0..arity)
+        .filter(|i| adorn >> i & 1 == 1)
+        .map(|i| Step::Param {
+            index: i,
+            pat: Pat::Var(i as u32),
+        })
+        .collect()
+}
+
 /// The arguments of `args` that are ground once `bound` variables are.
 pub fn adornment(args: &[Pat], bound: &[bool]) -> Adorn {
     args.iter()

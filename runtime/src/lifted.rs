@@ -564,6 +564,13 @@ fn set_moves(bits: &mut [u64], moves: &mut Vec<crate::game::Move>) {
         }
     }
     moves.clear();
+    push_moves_of_bits(bits, moves);
+}
+
+/// Pushes on `moves` the move of each bit set in `bits` (bit `i` of word
+/// `w` is move `64 w + i`), in order: the legal moves a compiled game's
+/// rules set as bits, sorted and without repeats by construction.
+pub fn push_moves_of_bits(bits: &[u64], moves: &mut Vec<crate::game::Move>) {
     for (i, &word) in bits.iter().enumerate() {
         moves.extend(Bits(word).map(|b| crate::game::Move(i as u32 * 64 + b)));
     }
@@ -740,6 +747,18 @@ mod tests {
             words: &M,
         };
         assert_eq!(set_bits_in(&s, m).collect::<Vec<_>>(), vec![0, 1, 127]);
+    }
+
+    #[test]
+    fn moves_of_bits_come_in_order_across_words() {
+        let mut bits = [0u64; 3];
+        for m in [130, 3, 64, 0, 63, 3] {
+            bits[m / 64] |= 1 << (m % 64);
+        }
+        let mut moves = vec![Move(7)];
+        push_moves_of_bits(&bits, &mut moves);
+        let ids: Vec<u32> = moves.iter().map(|m| m.0).collect();
+        assert_eq!(ids, [7, 0, 3, 63, 64, 130]);
     }
 
     #[test]

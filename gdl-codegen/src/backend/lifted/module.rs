@@ -35,7 +35,14 @@ fn hex(w: u64) -> Literal {
 pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Path) -> Module {
     let mut reg = Registry::new(program, facts);
     let fixed = fixed_legal_moves(program, facts);
-    let queries = queries(program, facts, fixed.is_none(), &mut reg, rt);
+    let sink = MoveSink::of(facts);
+    let queries = queries(
+        program,
+        facts,
+        fixed.is_none().then_some(sink),
+        &mut reg,
+        rt,
+    );
     let (fns, mut fields) = relation_fns(facts, &mut reg);
     fields.push(quote! {
         #[doc = " A buffer for the goal value terms of a role."]
@@ -106,7 +113,7 @@ fn texts(facts: &Facts) -> (Vec<String>, Vec<String>, Vec<Vec<String>>) {
 fn queries(
     program: &Program,
     facts: &Facts,
-    with_legal: bool,
+    legal_sink: Option<MoveSink>,
     reg: &mut Registry,
     rt: &syn::Path,
 ) -> TokenStream {
@@ -127,7 +134,8 @@ fn queries(
         body.literal_now(source, rel, &args, false);
         body.finish(solution)
     };
-    let legal = kw(Keyword::Legal).filter(|_| with_legal);
+    let legal = kw(Keyword::Legal).filter(|_| legal_sink.is_some());
+    let sink = legal_sink.unwrap_or(MoveSink::List);
     let legal = match legal {
         // Read by a rule (`has_legal_move`), its answers are a call's, kept
         // for both.
@@ -136,9 +144,9 @@ fn queries(
             Some(rel),
             vec![Pat::Var(0), Pat::Var(1)],
             Some(quote!(a0)),
-            push_move(&quote!(v1), rt),
+            push_move(&quote!(v1), sink, rt),
         ),
-        Some(rel) => legal_rules(facts, rel, reg, rt),
+        Some(rel) => legal_rules(facts, rel, reg, sink, rt),
         None => quote!(),
     };
     let next = next_rules(program, facts, reg);
@@ -156,11 +164,16 @@ fn queries(
         Some(quote!(role)),
         quote!(out.push(v1);),
     );
-    let legal = with_legal.then(|| {
+    let legal = legal_sink.map(|sink| {
+        let out = match sink {
+            MoveSink::Bits(_) => quote!(&mut [u64]),
+            MoveSink::List => quote!(&mut ::std::vec::Vec<#rt::Move>),
+        };
         quote! {
             /// The moves `legal(a0, m)` gives, as the ids `ids` (the
-            /// role's, by move term rank) gives them, unsorted.
-            fn legal(&mut self, a0: u32, ids: &[u32], out: &mut ::std::vec::Vec<#rt::Move>) {
+            /// role's, by move term rank) gives them: bits set in `out`,
+            /// or pushed on it unsorted.
+            fn legal(&mut self, a0: u32, ids: &[u32], out: #out) {
                 #legal
             }
         }
@@ -219,15 +232,57 @@ fn read_by_rules(facts: &Facts, rel: u32) -> bool {
     facts.rules.iter().any(|r| r.body.iter().any(reads))
 }
 
-/// The code pushing the id of move term `t` (in `ids`, the role's ids by
-/// move term rank) on `out`, if it is one of the role's moves.
-fn push_move(t: &TokenStream, rt: &syn::Path) -> TokenStream {
+/// Where `legal`'s rules put the moves they find.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveSink {
+    /// A bit per move id, in this many words (every role's moves fit):
+    /// read in order, with no sort and no repeats.
+    Bits(usize),
+    /// A list, sorted afterwards: where a role has too many moves for the
+    /// words to be cleared and read at each call.
+    List,
+}
+
+/// Most words of a legal move set: 4 096 moves a role.
+const MAX_MOVE_WORDS: usize = 64;
+
+impl MoveSink {
+    /// The sink of `facts`' moves.
+    fn of(facts: &Facts) -> MoveSink {
+        let words = (facts.moves.iter())
+            .map(|m| m.len().div_ceil(64))
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        if words <= MAX_MOVE_WORDS {
+            MoveSink::Bits(words)
+        } else {
+            MoveSink::List
+        }
+    }
+}
+
+/// The code putting the id of move term `t` (in `ids`, the role's ids by
+/// move term rank) in `out`, if it is one of the role's moves.
+fn push_move(t: &TokenStream, sink: MoveSink, rt: &syn::Path) -> TokenStream {
+    let put = match sink {
+        // `NONE`'s word is past the end: no bit.
+        MoveSink::Bits(_) => quote! {
+            if let Some(w) = out.get_mut((m >> 6) as usize) {
+                *w |= 1 << (m & 63);
+            }
+        },
+        MoveSink::List => quote! {
+            if m != NONE {
+                out.push(#rt::Move(m));
+            }
+        },
+    };
     quote! {
         let t: u32 = #t;
         let rank = MOVE_RANK.get(t as usize).copied().unwrap_or(NONE);
-        match ids.get(rank as usize) {
-            Some(&m) if m != NONE => out.push(#rt::Move(m)),
-            _ => {}
+        if let Some(&m) = ids.get(rank as usize) {
+            #put
         }
     }
 }
@@ -235,7 +290,13 @@ fn push_move(t: &TokenStream, rt: &syn::Path) -> TokenStream {
 /// The rules of `legal`, relation `rel`, for a role bound to `a0`, each
 /// pushing the move id of its head's move: like [`next_rules`], no call of
 /// its own, so no memo and no list of move terms.
-fn legal_rules(facts: &Facts, rel: u32, reg: &mut Registry, rt: &syn::Path) -> TokenStream {
+fn legal_rules(
+    facts: &Facts,
+    rel: u32,
+    reg: &mut Registry,
+    sink: MoveSink,
+    rt: &syn::Path,
+) -> TokenStream {
     let rules = facts.rules.iter().filter(|r| r.head_rel == rel);
     let bodies = rules.map(|rule| {
         let steps = plan_rule(rule, 1, reg);
@@ -243,7 +304,7 @@ fn legal_rules(facts: &Facts, rel: u32, reg: &mut Registry, rt: &syn::Path) -> T
         body.want(Column::Term(rule.head[1].clone()));
         body.steps(&steps);
         let t = body.value(&rule.head[1]);
-        body.finish(push_move(&t, rt))
+        body.finish(push_move(&t, sink, rt))
     });
     quote!(#({ #bodies })*)
 }
@@ -1825,8 +1886,8 @@ fn methods(
 ) -> TokenStream {
     let nw = usize_lit(nw);
     let nr = usize_lit(facts.roles.len());
-    let legal_moves = match fixed {
-        Some(lists) => {
+    let legal_moves = match (fixed, MoveSink::of(facts)) {
+        (Some(lists), _) => {
             let lists = lists.iter().map(|ids| {
                 let ids = ids.iter().map(|&m| Literal::u32_unsuffixed(m));
                 quote!(&[#(#ids),*])
@@ -1843,7 +1904,21 @@ fn methods(
                 }
             }
         }
-        None => quote! {
+        (None, MoveSink::Bits(words)) => {
+            let words = usize_lit(words);
+            quote! {
+                fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
+                    out.clear();
+                    let (Some(&r), Some(ids)) = (ROLE_TERM.get(role), MOVE_OF.get(role)) else {
+                        return;
+                    };
+                    let mut bits = [0u64; #words];
+                    with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, &mut bits));
+                    #rt::lifted::push_moves_of_bits(&bits, out);
+                }
+            }
+        }
+        (None, MoveSink::List) => quote! {
             fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
                 out.clear();
                 let (Some(&r), Some(ids)) = (ROLE_TERM.get(role), MOVE_OF.get(role)) else {
@@ -1933,6 +2008,28 @@ mod tests {
         let read = code(&GAME.replace("(not open)", "(not (legal r (mark 1)))"));
         assert!(read.contains("self.legal_2_bf("), "{read}");
         assert!(read.contains("fnlegal_2_bf"), "{read}");
+    }
+
+    #[test]
+    fn legal_moves_are_bits_read_in_order_unless_a_role_has_thousands() {
+        let few = code(GAME);
+        assert!(few.contains("out:&mut[u64]"), "{few}");
+        assert!(few.contains("push_moves_of_bits(&bits,out)"), "{few}");
+        assert!(!few.contains("sort_moves"), "{few}");
+        // 17^3 = 4 913 moves: 77 words to clear and read at each call.
+        let nums: String = (1..=17)
+            .map(|n| format!("(num {n}) (init (cell {n} b)) "))
+            .collect();
+        let many = format!(
+            "(role r) {nums}
+            (<= (legal r (mark ?a ?b ?c)) (true (cell ?a b)) (num ?b) (num ?c))
+            (<= (next (cell ?a x)) (does r (mark ?a ?b ?c)))
+            (<= terminal (not open)) (<= open (true (cell ?a b)))
+            (<= (goal r 100) terminal)"
+        );
+        let many = code(&many);
+        assert!(many.contains("sort_moves(out,MOVES[role].len())"), "{many}");
+        assert!(!many.contains("push_moves_of_bits"), "{many}");
     }
 
     /// `anynear` asks whether `near` has a solution; a legal rule lists

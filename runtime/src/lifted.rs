@@ -572,7 +572,11 @@ fn set_moves(bits: &mut [u64], moves: &mut Vec<crate::game::Move>) {
 /// rules set as bits, sorted and without repeats by construction.
 pub fn push_moves_of_bits(bits: &[u64], moves: &mut Vec<crate::game::Move>) {
     for (i, &word) in bits.iter().enumerate() {
-        moves.extend(Bits(word).map(|b| crate::game::Move(i as u32 * 64 + b)));
+        let mut w = word;
+        while w != 0 {
+            moves.push(crate::game::Move(i as u32 * 64 + w.trailing_zeros()));
+            w &= w - 1;
+        }
     }
 }
 

@@ -135,6 +135,7 @@ fn queries(
         body.finish(solution)
     };
     let legal = kw(Keyword::Legal).filter(|_| legal_sink.is_some());
+    // Without a sink `legal` is not printed: the sink read is then moot.
     let sink = legal_sink.unwrap_or(MoveSink::List);
     let legal = match legal {
         // Read by a rule (`has_legal_move`), its answers are a call's, kept
@@ -288,7 +289,7 @@ fn push_move(t: &TokenStream, sink: MoveSink, rt: &syn::Path) -> TokenStream {
 }
 
 /// The rules of `legal`, relation `rel`, for a role bound to `a0`, each
-/// pushing the move id of its head's move: like [`next_rules`], no call of
+/// putting the move id of its head's move in `sink`: like [`next_rules`], no call of
 /// its own, so no memo and no list of move terms.
 fn legal_rules(
     facts: &Facts,

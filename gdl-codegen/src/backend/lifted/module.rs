@@ -75,7 +75,7 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
     });
     let (key_arrays, key_items) = memo::dense_key_items(&reg, rt);
     data.extend(key_arrays);
-    let specific = methods(facts, rt, (&state, nw), fixed.as_deref());
+    let specific = methods(facts, rt, (&state, nw), fixed.as_deref(), sink);
     let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), specific);
     let run = run_time_term_items(reg.run_time_terms, rt);
     let ev = ev_items(nw, facts.roles.len(), &fields, &fns, &queries, &run, rt);
@@ -1878,17 +1878,19 @@ fn fluent_rows(facts: &Facts, layout: &Layout, fid: u32) -> (TokenStream, DataAr
 }
 
 /// The `Game` methods that evaluate rules; `fixed`, each role's legal
-/// move ids where they are the same in every state.
+/// move ids where they are the same in every state, else `sink`, where
+/// `legal`'s rules put them.
 fn methods(
     facts: &Facts,
     rt: &syn::Path,
     (state, nw): (&proc_macro2::Ident, usize),
     fixed: Option<&[Vec<u32>]>,
+    sink: MoveSink,
 ) -> TokenStream {
     let nw = usize_lit(nw);
     let nr = usize_lit(facts.roles.len());
-    let legal_moves = match (fixed, MoveSink::of(facts)) {
-        (Some(lists), _) => {
+    let legal_moves = match fixed {
+        Some(lists) => {
             let lists = lists.iter().map(|ids| {
                 let ids = ids.iter().map(|&m| Literal::u32_unsuffixed(m));
                 quote!(&[#(#ids),*])
@@ -1905,30 +1907,32 @@ fn methods(
                 }
             }
         }
-        (None, MoveSink::Bits(words)) => {
-            let words = usize_lit(words);
+        None => {
+            // `legal`'s rules fill the sink, which is then read in order.
+            let fill_and_read = match sink {
+                MoveSink::Bits(words) => {
+                    let words = usize_lit(words);
+                    quote! {
+                        let mut bits = [0u64; #words];
+                        with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, &mut bits));
+                        #rt::lifted::push_moves_of_bits(&bits, out);
+                    }
+                }
+                MoveSink::List => quote! {
+                    with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, out));
+                    #rt::lifted::sort_moves(out, MOVES[role].len());
+                },
+            };
             quote! {
                 fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
                     out.clear();
                     let (Some(&r), Some(ids)) = (ROLE_TERM.get(role), MOVE_OF.get(role)) else {
                         return;
                     };
-                    let mut bits = [0u64; #words];
-                    with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, &mut bits));
-                    #rt::lifted::push_moves_of_bits(&bits, out);
+                    #fill_and_read
                 }
             }
         }
-        (None, MoveSink::List) => quote! {
-            fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
-                out.clear();
-                let (Some(&r), Some(ids)) = (ROLE_TERM.get(role), MOVE_OF.get(role)) else {
-                    return;
-                };
-                with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, out));
-                #rt::lifted::sort_moves(out, MOVES[role].len());
-            }
-        },
     };
     quote! {
         fn initial_state(&self) -> #state {

@@ -717,12 +717,12 @@ mod tests {
     }
 
     /// `holds` agrees with a search of the whole table, whether the
-    /// directory covers every column (a few values each), leaves short runs
-    /// to scan, or leaves runs to search (1 100 values a column: the
-    /// directory stops at one).
+    /// directory covers every column (a few values each, or 100), leaves
+    /// short runs to scan, or leaves runs to search (1 100 values a column:
+    /// the directory stops at one).
     #[test]
     fn holds_agrees_with_a_search_of_the_table() {
-        for (values, width) in [(4u32, 3usize), (1100, 3), (40, 4)] {
+        for (values, width) in [(4u32, 3usize), (100, 3), (1100, 3), (40, 4)] {
             let mut table = Vec::new();
             let mut x = 12345u32;
             for _ in 0..5000 {

@@ -113,8 +113,11 @@ fn plays_as_interpreted(game: &str, cache: &str, options: &[&str], goals: &str) 
 /// board keeping the cells it has visited in a list, which `append_el`
 /// extends and `isList` (lists of up to 25 cells: no compile-time universe
 /// holds them) checks. The lifted back end leaves them to run time, with
-/// the terms they build in the evaluation's store: the game compiles, plays
-/// the interpreter's seeded matches and replays GGP-Base's trace.
+/// the terms they build in the evaluation's store, kept from state to state
+/// with what `append_el` and `isList` (which hold in every state) computed
+/// over them: the game compiles, plays the interpreter's seeded matches
+/// (a thousand, some twenty thousand states reading the kept tables) and
+/// replays GGP-Base's trace.
 #[test]
 fn a_game_building_lists_at_run_time_compiles_lifted() {
     let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared");
@@ -122,7 +125,7 @@ fn a_game_building_lists_at_run_time_compiles_lifted() {
     let trace = shared.join("conformance/ggp-repository-base/laikLee_hex.trace");
     let (game, trace) = (game.display().to_string(), trace.display().to_string());
     let cache = cache_dir("lists");
-    let options = ["--playouts", "100", "--seed", "5"];
+    let options = ["--playouts", "1000", "--seed", "5"];
     plays_as_interpreted(&game, &cache, &options, "goals: blue");
     let replay = gdl_codegen(&[
         "replay",

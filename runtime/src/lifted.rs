@@ -604,16 +604,19 @@ pub fn dedup_from<T: Ord + Copy>(rows: &mut Vec<T>, start: usize) {
     rows.truncate(start + kept);
 }
 
-/// Most terms a [`TermStore`] makes in one evaluation: a game whose rules
-/// build more in one state (a search over paths, say, that never closes)
-/// stops with this budget named rather than take the machine's memory.
+/// Most terms a [`TermStore`] holds: a game whose rules build more in one
+/// state (a search over paths, say, that never closes) stops with this
+/// budget named rather than take the machine's memory. (The generated code
+/// clears the store between states once it holds a small fraction of this.)
 pub const MAX_RUN_TIME_TERMS: usize = 1 << 22;
 
 /// Terms built while the rules run, outside the game's term universe (the
 /// terms the compiler enumerated): the lists a rule builds, for instance.
 /// Ids follow the universe's, so that a term of the universe keeps its id
 /// and equal terms get one id (hash-consed). A store belongs to one
-/// evaluation and is cleared with its memo tables.
+/// evaluation and is cleared with the memo tables that name its terms:
+/// those of relations that depend on the state at each state, the others
+/// when the store has grown large (the generated code's `KEPT_TERMS`).
 #[derive(Debug, Default)]
 pub struct TermStore {
     /// The first id of the store: the universe's size.
@@ -634,6 +637,16 @@ impl TermStore {
             base,
             ..TermStore::default()
         }
+    }
+
+    /// The number of terms the store holds.
+    pub fn len(&self) -> usize {
+        self.heads.len()
+    }
+
+    /// Whether the store holds no term.
+    pub fn is_empty(&self) -> bool {
+        self.heads.is_empty()
     }
 
     /// Forgets every term (their ids are reused after this).
@@ -974,6 +987,8 @@ mod tests {
         let b = store.make(3, &[1, 4]);
         assert_eq!((a, b), (10, 11));
         assert_eq!(store.make(3, &[1, 2]), a);
+        // The generated code forgets the store by its size.
+        assert_eq!(store.len(), 2);
         assert_eq!(store.functor(b), 3);
         assert_eq!(store.args::<2>(b), [1, 4]);
         assert_eq!(store.args::<2>(b + 1), [NONE; 2]);
@@ -981,6 +996,7 @@ mod tests {
         assert_eq!(store.functor(5), NONE);
         assert_eq!(store.functor(12), NONE);
         store.clear();
+        assert!(store.is_empty());
         assert_eq!(store.make(4, &[b]), 10);
     }
 }

@@ -55,6 +55,10 @@ pub struct Facts {
     pub statics: Vec<Option<Vec<Vec<u32>>>>,
     /// Per relation: whether it depends on the state or the move.
     pub dynamic: Vec<bool>,
+    /// Per program relation: whether it depends on neither the state nor
+    /// the move (a static relation, or one deferred to run time, such as
+    /// laikLee_hex's `isList`, whose answers hold in every state).
+    pub stateless: Vec<bool>,
     /// Per program relation: its relaxed extension (generated ids) if it
     /// is dynamic, the domains derived it, and it has at most
     /// [`MAX_RELAXED_ROWS`] tuples: a superset of its tuples in any state,
@@ -229,6 +233,10 @@ impl Facts {
             init,
             statics,
             dynamic,
+            stateless: domains::dynamic_relations(program)
+                .iter()
+                .map(|d| !d)
+                .collect(),
             relaxed,
             guards: guards
                 .iter()

@@ -44,7 +44,7 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
         rt,
     );
     let (fns, mut fields) = relation_fns(facts, &mut reg);
-    fields.push(quote! {
+    fields.of_state.push(quote! {
         #[doc = " A buffer for the goal value terms of a role."]
         pool_values: ::std::vec::Vec<u32>
     });
@@ -336,10 +336,13 @@ fn fixed_legal_moves(program: &Program, facts: &Facts) -> Option<Vec<Vec<u32>>> 
 }
 
 /// Every function the queries call, transitively, and the fields of the
-/// evaluation they use (memo tables, component tables).
-fn relation_fns(facts: &Facts, reg: &mut Registry) -> (Vec<TokenStream>, Vec<TokenStream>) {
+/// evaluation they use (memo tables, component tables): those of
+/// relations that depend on the state or the move, then those of the
+/// others (see [`Fields`]).
+fn relation_fns(facts: &Facts, reg: &mut Registry) -> (Vec<TokenStream>, Fields) {
+    let stateless = |rel: u32| facts.stateless.get(rel as usize).copied() == Some(true);
     let mut fns = Vec::new();
-    let mut fields = Vec::new();
+    let mut fields = Fields::default();
     let (mut done, mut comps_done) = (0, std::collections::BTreeSet::new());
     let mut printed = Vec::new();
     loop {
@@ -359,18 +362,39 @@ fn relation_fns(facts: &Facts, reg: &mut Registry) -> (Vec<TokenStream>, Vec<Tok
             let (rel, adorn) = reg.calls[i];
             let (f, field) = derived_fn(facts, reg, rel, adorn);
             fns.push(f);
-            fields.extend(field);
+            fields.add(stateless(rel), field);
             continue;
         }
         let Some(&comp) = reg.comps.iter().find(|c| !comps_done.contains(*c)) else {
             break;
         };
         comps_done.insert(comp);
-        let (f, mut fs) = component_fn(facts, reg, comp);
+        let (f, fs) = component_fn(facts, reg, comp);
         fns.push(f);
-        fields.append(&mut fs);
+        let of_state = (0..reg.comp_of.len() as u32)
+            .any(|p| reg.comp_of[p as usize] == Some(comp) && !stateless(p));
+        fields.add(!of_state, fs);
     }
     (fns, fields)
+}
+
+/// The fields of an evaluation: those reset with every state, and those
+/// of relations that hold in every state (deferred ones computed at run
+/// time), which may be kept from state to state.
+#[derive(Default)]
+struct Fields {
+    of_state: Vec<TokenStream>,
+    stateless: Vec<TokenStream>,
+}
+
+impl Fields {
+    fn add(&mut self, stateless: bool, fields: Vec<TokenStream>) {
+        if stateless {
+            self.stateless.extend(fields);
+        } else {
+            self.of_state.extend(fields);
+        }
+    }
 }
 
 /// The memoized function of derived relation `rel` called with `adorn`.
@@ -1368,7 +1392,7 @@ fn evaluation_limits() -> TokenStream {
 fn ev_items(
     nw: usize,
     nr: usize,
-    fields: &[TokenStream],
+    fields: &Fields,
     fns: &[TokenStream],
     queries: &TokenStream,
     run: &RunTimeTerms,
@@ -1382,26 +1406,36 @@ fn ev_items(
     } = run;
     let nw = usize_lit(nw);
     let nr = usize_lit(nr);
-    let names: Vec<_> = fields
-        .iter()
-        .map(|f| {
-            (f.clone().into_iter())
-                .find(|t| matches!(t, proc_macro2::TokenTree::Ident(_)))
-                .expect("a field name")
-        })
-        .collect();
-    // Buffer pools keep their buffers from state to state.
-    let resets = names.iter().map(|n| {
-        let n_text = n.to_string();
-        if n_text.starts_with("done_") {
-            quote!(self.#n = false;)
-        } else if n_text.starts_with("pool_") {
-            quote!()
-        } else {
-            // Clearing an empty hash table still writes its control bytes.
-            quote!(if !self.#n.is_empty() { self.#n.clear(); })
+    let all: Vec<&TokenStream> = fields.of_state.iter().chain(&fields.stateless).collect();
+    let names: Vec<proc_macro2::Ident> = all.iter().map(|f| field_name(f)).collect();
+    // With terms built at run time, what the stateless relations computed
+    // is kept with the terms it names (laikLee_hex's `isList` and
+    // `append_el` over lists of cells, asked again in every state) until
+    // the store grows past `KEPT_TERMS`; without, it is reset each state.
+    let (resets, kept): (Vec<_>, Vec<_>) = match run_reset.is_empty() {
+        true => (names.iter().map(field_reset).collect(), Vec::new()),
+        false => (
+            fields
+                .of_state
+                .iter()
+                .map(|f| field_reset(&field_name(f)))
+                .collect(),
+            fields
+                .stateless
+                .iter()
+                .map(|f| field_reset(&field_name(f)))
+                .collect(),
+        ),
+    };
+    let run_reset = (!run_reset.is_empty()).then(|| {
+        quote! {
+            if self.run_terms.get_mut().len() > Self::KEPT_TERMS {
+                #run_reset
+                #(#kept)*
+            }
         }
     });
+    let fields = all;
     let limits = evaluation_limits();
     let access = ev_access(&nw, &nr);
     let term_fns = term_fns();
@@ -1541,6 +1575,30 @@ fn term_fns() -> TokenStream {
     }
 }
 
+/// The name of the field `f` declares (after its attributes).
+fn field_name(f: &TokenStream) -> proc_macro2::Ident {
+    (f.clone().into_iter())
+        .find_map(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => Some(i),
+            _ => None,
+        })
+        .expect("a field name")
+}
+
+/// The statement resetting field `n` for a new state.
+fn field_reset(n: &proc_macro2::Ident) -> TokenStream {
+    let n_text = n.to_string();
+    if n_text.starts_with("done_") {
+        quote!(self.#n = false;)
+    } else if n_text.starts_with("pool_") {
+        // Buffer pools keep their buffers from state to state.
+        quote!()
+    } else {
+        // Clearing an empty hash table still writes its control bytes.
+        quote!(if !self.#n.is_empty() { self.#n.clear(); })
+    }
+}
+
 /// What an evaluation needs to build terms at run time (nothing unless
 /// `on`): its store (a field, its initial value and its reset) and the
 /// methods the rules call in place of `make_<f>`, `functor` and `args`.
@@ -1571,6 +1629,12 @@ fn run_time_term_items(on: bool, rt: &syn::Path) -> RunTimeTerms {
         },
         reset: quote!(self.run_terms.get_mut().clear();),
         methods: quote! {
+            /// Terms built at run time are kept from state to state, with
+            /// what the relations that hold in every state computed over
+            /// them, until the store holds this many; then both are
+            /// forgotten. A few megabytes at most.
+            const KEPT_TERMS: usize = 1 << 16;
+
             /// The term `(f args..)`: `made`, the universe's term, unless
             /// the universe has none; then the store's.
             fn make_term(&self, made: u32, f: u32, args: &[u32]) -> u32 {

@@ -1406,28 +1406,23 @@ fn ev_items(
     } = run;
     let nw = usize_lit(nw);
     let nr = usize_lit(nr);
-    let all: Vec<&TokenStream> = fields.of_state.iter().chain(&fields.stateless).collect();
-    let names: Vec<proc_macro2::Ident> = all.iter().map(|f| field_name(f)).collect();
+    let of_state: Vec<proc_macro2::Ident> = fields.of_state.iter().map(field_name).collect();
+    let stateless: Vec<proc_macro2::Ident> = fields.stateless.iter().map(field_name).collect();
+    let names: Vec<proc_macro2::Ident> = of_state.iter().chain(&stateless).cloned().collect();
     // With terms built at run time, what the stateless relations computed
     // is kept with the terms it names (laikLee_hex's `isList` and
     // `append_el` over lists of cells, asked again in every state) until
     // the store grows past `KEPT_TERMS`; without, it is reset each state.
-    let (resets, kept): (Vec<_>, Vec<_>) = match run_reset.is_empty() {
-        true => (names.iter().map(field_reset).collect(), Vec::new()),
-        false => (
-            fields
-                .of_state
-                .iter()
-                .map(|f| field_reset(&field_name(f)))
-                .collect(),
-            fields
-                .stateless
-                .iter()
-                .map(|f| field_reset(&field_name(f)))
-                .collect(),
-        ),
+    let keeps = !run_reset.is_empty();
+    let none = Vec::new();
+    let (each_state, kept) = if keeps {
+        (&of_state, &stateless)
+    } else {
+        (&names, &none)
     };
-    let run_reset = (!run_reset.is_empty()).then(|| {
+    let resets: Vec<TokenStream> = each_state.iter().map(field_reset).collect();
+    let kept: Vec<TokenStream> = kept.iter().map(field_reset).collect();
+    let run_reset = keeps.then(|| {
         quote! {
             if self.run_terms.get_mut().len() > Self::KEPT_TERMS {
                 #run_reset
@@ -1435,7 +1430,7 @@ fn ev_items(
             }
         }
     });
-    let fields = all;
+    let fields: Vec<&TokenStream> = fields.of_state.iter().chain(&fields.stateless).collect();
     let limits = evaluation_limits();
     let access = ev_access(&nw, &nr);
     let term_fns = term_fns();

@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{defer, factor, guards, hybrid};
+use super::{defer, factor, guards, hybrid, sample};
 use crate::front::ir::{Keyword, PredId, Program};
 use crate::front::symbols::Sym;
 use crate::ground::budget::{Budget, GroundError};
@@ -64,6 +64,9 @@ pub struct Facts {
     /// [`MAX_RELAXED_ROWS`] tuples: a superset of its tuples in any state,
     /// which the planner reads for estimates.
     pub relaxed: Vec<Option<Vec<Vec<u32>>>>,
+    /// The dynamic program relations' tuples in a few states of a random
+    /// match (see [`sample`]), which the planner reads for estimates.
+    pub samples: std::rc::Rc<sample::Samples>,
     /// The guards (static relations numbered after the program's, in this
     /// order): per guard, the relation it guards and the columns it keeps
     /// (see [`guards`]).
@@ -238,6 +241,7 @@ impl Facts {
                 .map(|d| !d)
                 .collect(),
             relaxed,
+            samples: std::rc::Rc::new(sample::sample(program, &dom.dynamic)),
             guards: guards
                 .iter()
                 .map(|g| GuardOf {

@@ -35,12 +35,14 @@ pub mod flatten;
 pub mod guards;
 pub mod hoist;
 pub mod hybrid;
+pub mod implied;
 pub mod layout;
 pub mod masks;
 pub mod memo;
 pub mod module;
 pub mod plan;
 pub mod prejoin;
+pub mod sample;
 pub mod statics;
 pub mod terms;
 pub mod widen;
@@ -95,6 +97,10 @@ pub fn module(
     let facts = Facts::compute(&program, budget).map_err(LiftedError::Domains)?;
     Ok(module::build(&program, &facts, opts, &rt))
 }
+
+/// Static tables of at most this many tuples give the values of the
+/// variables in their literals (see [`plan::Catalog::var_values`]).
+const VALUES_FROM_ROWS: usize = 1 << 12;
 
 /// What the generated code needs, registered while rule bodies are
 /// printed: functions per relation and adornment, tables, masks.
@@ -172,6 +178,10 @@ pub struct Registry {
     /// Relaxed extensions of the dynamic relations (`None` where unknown or
     /// too large), for estimates.
     relaxed_tuples: Vec<Option<Vec<Vec<u32>>>>,
+    /// Tuples of the dynamic relations in sampled states, for estimates.
+    samples: std::rc::Rc<sample::Samples>,
+    /// Per relation, the literals all its rules share (see [`implied`]).
+    common: Vec<Vec<implied::Common>>,
     /// Distinct projections of static or relaxed relations on sets of
     /// columns, as estimates ask for them.
     distinct: std::cell::RefCell<FxHashMap<(u32, Adorn), usize>>,
@@ -187,6 +197,10 @@ pub struct Registry {
     in_universe: Vec<bool>,
     /// The initial state's fluents by functor, as tuples of arguments.
     init_tuples: FxHashMap<u32, Vec<Vec<u32>>>,
+    /// The sampled states' fluents of functors absent from the initial
+    /// state, as tuples of arguments, and the number of states (see
+    /// [`sampled_fluents`]).
+    sampled_fluents: Option<SampledFluents>,
     /// The relations compiled ground whose atoms are tested.
     hybrids: BTreeSet<u32>,
     /// Static joins of scanned fluents (see [`prejoin`]), by number.
@@ -285,6 +299,7 @@ impl Registry {
             fluent_args,
             ground: FxHashMap::default(),
             init_tuples,
+            sampled_fluents: sampled_fluents(facts),
             names,
             arity,
             program_rels,
@@ -327,6 +342,8 @@ impl Registry {
             num_fluents: facts.fluents.len(),
             static_tuples: facts.statics.clone(),
             relaxed_tuples: facts.relaxed.clone(),
+            samples: facts.samples.clone(),
+            common: implied::common_literals(&facts.rules, n),
             distinct: Default::default(),
             body_sizes: {
                 let mut sizes = vec![0; n];
@@ -621,6 +638,10 @@ const MOVE_SEEDED_ROWS: f64 = 16.0;
 /// Rows per call up to which a relaxed extension is trusted for estimates.
 const FEW_ROWS: f64 = 4.0;
 
+/// Rows per call up to which sampled states are trusted for estimates
+/// (amazons' moves along a line: 16 is best of 4, 16 and unbounded).
+const FEW_SAMPLED_ROWS: f64 = 16.0;
+
 impl Catalog for Registry {
     fn source(&self, rel: u32) -> Source {
         if Some(rel) == self.true_rel {
@@ -727,6 +748,15 @@ impl Catalog for Registry {
             // A recursive call that enumerates may meet itself.
             return None;
         }
+        let known = (0..args.len())
+            .filter(|&i| args[i].bound_by(bound))
+            .fold(0u64, |m, i| m | 1 << i);
+        if let Some(rows) = self.samples.rows(rel, known, args.len()) {
+            // Sampled states count one state's tuples, as the relaxed
+            // extension cannot; a call that finds many still varies too much
+            // from state to state to be trusted.
+            return (rows <= FEW_SAMPLED_ROWS).then_some(rows);
+        }
         let tuples = self.relaxed_tuples.get(rel as usize)?.as_ref()?;
         let rows = self.rows_in(rel, tuples, args, bound);
         (rows <= FEW_ROWS).then_some(rows)
@@ -735,30 +765,98 @@ impl Catalog for Registry {
     /// From the initial state, for a functor it gives a value for every key
     /// (see [`functional_init`]): one fluent per key, so `(velx ?p ?v)` with
     /// `?p` known meets one fluent where its relaxed fluents are a hundred.
-    fn state_rows(&self, args: &[crate::lifted::Pat], bound: &[bool]) -> Option<f64> {
-        let Some(crate::lifted::Pat::Func(f, a)) = args.first() else {
+    /// From the sampled states for a functor absent from the initial state.
+    /// Bound variables count only the values their static literals allow.
+    fn state_rows(
+        &self,
+        args: &[crate::lifted::Pat],
+        bound: &[bool],
+        values: &plan::Values,
+    ) -> Option<f64> {
+        use crate::lifted::Pat;
+        let Some(Pat::Func(f, a)) = args.first() else {
             return None;
         };
         let fid = self.functor(*f, a.len())?;
-        let tuples = self.init_tuples.get(&fid)?;
-        // The initial fluents with the constants of `a`, per combination
-        // of the bound variables' values.
+        // The fluents of the sampled states, per state, for a functor the
+        // initial state lacks, or else those of the initial state for a
+        // functor that keeps their number.
+        let sampled = (self.sampled_fluents.as_ref())
+            .and_then(|s| Some((s.by_functor.get(&fid)?.as_slice(), s.states)));
+        let (tuples, states) = match sampled {
+            Some(s) => s,
+            None => (self.init_tuples.get(&fid)?.as_slice(), 1),
+        };
+        // The values a bound variable at each argument may take, where its
+        // static literals restrict them (chess's `?king`, one of two pieces
+        // of the thirteen a cell holds).
+        let allowed = |i: usize| match &a[i] {
+            Pat::Var(v) if bound[*v as usize] => values.get(*v as usize)?.as_ref(),
+            _ => None,
+        };
+        // The initial fluents with the constants of `a` and the allowed
+        // values, per combination of the bound variables' values.
         let matching = tuples
             .iter()
             .filter(|t| {
-                a.iter()
-                    .zip(t.iter())
-                    .all(|(p, &v)| !matches!(p, crate::lifted::Pat::Ground(g) if *g != v))
+                (a.iter().zip(t.iter()).enumerate()).all(|(i, (p, &v))| match p {
+                    Pat::Ground(g) => *g == v,
+                    _ => allowed(i).is_none_or(|d| d.binary_search(&v).is_ok()),
+                })
             })
             .count();
-        let vars: Vec<usize> = (0..a.len())
-            .filter(|&i| matches!(&a[i], crate::lifted::Pat::Var(v) if bound[*v as usize]))
-            .collect();
-        let space: f64 = vars
-            .iter()
-            .map(|&i| self.values_at(fid, i).max(1) as f64)
+        let space: f64 = (0..a.len())
+            .filter(|&i| matches!(&a[i], Pat::Var(v) if bound[*v as usize]))
+            .map(|i| {
+                let all = self.fluent_values.get(&(fid, i));
+                let n = match (allowed(i), all) {
+                    (Some(d), Some(all)) => {
+                        d.iter().filter(|v| all.binary_search(v).is_ok()).count()
+                    }
+                    _ => self.values_at(fid, i),
+                };
+                n.max(1) as f64
+            })
             .product();
-        Some(matching as f64 / space)
+        Some(matching as f64 / states as f64 / space)
+    }
+
+    /// The values of a variable in a static literal's column, among the
+    /// tuples matching its constants, intersected over its static
+    /// literals (tables of at most [`VALUES_FROM_ROWS`] tuples).
+    fn var_values(&self, body: &[crate::lifted::Lit], num_vars: usize) -> Vec<Option<Vec<u32>>> {
+        use crate::lifted::{Lit, Pat};
+        let mut values: Vec<Option<Vec<u32>>> = vec![None; num_vars];
+        for lit in body {
+            let Lit::Pos(rel, args) = lit else { continue };
+            let Some(Some(tuples)) = self.static_tuples.get(*rel as usize) else {
+                continue;
+            };
+            if tuples.len() > VALUES_FROM_ROWS {
+                continue;
+            }
+            let matching: Vec<&Vec<u32>> = (tuples.iter())
+                .filter(|t| {
+                    (args.iter().zip(t.iter()))
+                        .all(|(p, &v)| !matches!(p, Pat::Ground(g) if *g != v))
+                })
+                .collect();
+            for (i, arg) in args.iter().enumerate() {
+                let Pat::Var(v) = arg else { continue };
+                let mut col: Vec<u32> = matching.iter().map(|t| t[i]).collect();
+                col.sort_unstable();
+                col.dedup();
+                let slot = &mut values[*v as usize];
+                *slot = Some(match slot.take() {
+                    None => col,
+                    Some(d) => d
+                        .into_iter()
+                        .filter(|x| col.binary_search(x).is_ok())
+                        .collect(),
+                });
+            }
+        }
+        values
     }
 
     fn may_ask_exists(&self, rel: u32) -> bool {
@@ -769,12 +867,33 @@ impl Catalog for Registry {
         (self.program_rels..self.program_rels + self.guard_rels).contains(&(rel as usize))
     }
 
-    /// A call runs every rule of its relation: a few lookups per body
-    /// literal, more on a cycle, where it recurses.
-    fn call_cost(&self, rel: u32, _adorn: Adorn) -> f64 {
+    fn implies(&self, call: &crate::lifted::Lit, lit: &crate::lifted::Lit) -> bool {
+        match call {
+            crate::lifted::Lit::Pos(rel, args) => {
+                matches!(self.source(*rel), Source::Derived | Source::Table)
+                    && implied::implies(&self.common[*rel as usize], args, lit)
+            }
+            _ => false,
+        }
+    }
+    /// A call runs every rule of its relation: as many steps as the
+    /// interpreter takes for such a call in the sampled states (a backward
+    /// search, chess's moves to a given square, costs many times a forward
+    /// one), or else a few lookups per body literal, more on a cycle, where
+    /// it recurses.
+    fn call_cost(&self, rel: u32, adorn: Adorn) -> f64 {
         if self.source(rel) == Source::Table {
             // A table already computed: a search or a scan.
             return 2.0;
+        }
+        let known = u64::from(adorn) & ((1u64 << self.arity[rel as usize]) - 1);
+        // Only for a call that lists answers: a test of a recursive
+        // relation is cheap to the interpreter, which tables the whole
+        // relation once, and not to generated code, which asks for each
+        // tuple (speedChess's open lines: 2.4 times the instructions).
+        let enumerates = known != (1u64 << self.arity[rel as usize]) - 1;
+        if let Some(steps) = self.samples.call_work(rel, known).filter(|_| enumerates) {
+            return 4.0 + steps;
         }
         let per_literal = if self.comp_of[rel as usize].is_some() {
             12.0
@@ -920,6 +1039,50 @@ fn functional_init(
     init
 }
 
+/// The fluents of the sampled states (see [`sample`]) as tuples of
+/// arguments, by functor, for the functors absent from the initial state
+/// (chess's `check`, which holds in few states; the initial state already
+/// tells how many fluents the others have, better than a few samples of a
+/// match played at random), and the number of states; `None` without
+/// samples.
+fn sampled_fluents(facts: &Facts) -> Option<SampledFluents> {
+    let states = &facts.samples.fluents;
+    if states.is_empty() {
+        return None;
+    }
+    let by_text: FxHashMap<&str, u32> = (facts.fluents.iter())
+        .map(|&t| (facts.universe.text[t as usize].as_str(), t))
+        .collect();
+    let mut by_functor: FxHashMap<u32, Vec<Vec<u32>>> = FxHashMap::default();
+    for &t in &facts.fluents {
+        by_functor
+            .entry(facts.universe.functor[t as usize])
+            .or_default();
+    }
+    for &f in &facts.init {
+        by_functor.remove(&facts.universe.functor[facts.fluents[f as usize] as usize]);
+    }
+    for text in states.iter().flatten() {
+        if let Some(&t) = by_text.get(text.as_str()) {
+            if let Some(v) = by_functor.get_mut(&facts.universe.functor[t as usize]) {
+                v.push(facts.universe.args[t as usize].clone());
+            }
+        }
+    }
+    Some(SampledFluents {
+        by_functor,
+        states: states.len(),
+    })
+}
+
+/// Fluents of sampled states (see [`sampled_fluents`]).
+struct SampledFluents {
+    /// By functor, the arguments of its fluents in every sampled state.
+    by_functor: FxHashMap<u32, Vec<Vec<u32>>>,
+    /// The number of states sampled.
+    states: usize,
+}
+
 /// Largest table of masks by argument value, in words: beyond it a scan
 /// tests the value fluent by fluent.
 const MAX_VALUE_MASK_WORDS: usize = 1 << 13;
@@ -1062,10 +1225,52 @@ mod tests {
         };
         let b = facts.universe.text.iter().position(|t| t == "b").unwrap() as u32;
         // A square's fluent: one; the blank squares: two of three.
-        let rows = reg.state_rows(&cell(Pat::Var(0), Pat::Var(1)), &[true, false]);
+        let rows = reg.state_rows(&cell(Pat::Var(0), Pat::Var(1)), &[true, false], &[]);
         assert_eq!(rows, Some(1.0));
-        let rows = reg.state_rows(&cell(Pat::Var(0), Pat::Ground(b)), &[false]);
+        let rows = reg.state_rows(&cell(Pat::Var(0), Pat::Ground(b)), &[false], &[]);
         assert_eq!(rows, Some(2.0));
+    }
+
+    #[test]
+    fn sampled_states_estimate_functors_the_initial_state_lacks() {
+        // `flash` holds in the third state only; a king is one of five
+        // things a square holds.
+        let text = "(role r) (succ 1 2) (succ 2 3) (succ 3 4)
+            (kind k king) (kind p pawn) (kind q pawn) (kind s pawn)
+            (init (at 1 k)) (init (at 2 p)) (init (at 3 q)) (init (at 4 s))
+            (init (at 5 b)) (init (at 6 b)) (init (at 7 b)) (init (at 8 b))
+            (init (step 1))
+            (<= (legal r wait) (true (step ?m)))
+            (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+            (<= (next (at ?c ?x)) (true (at ?c ?x)))
+            (<= (next (flash ?n)) (true (step ?m)) (succ ?m ?n) (succ ?n 4))
+            (<= terminal (true (step 4)))
+            (<= (goal r 100) (true (step 4)))";
+        let (program, facts) = program_and_facts(text);
+        let reg = Registry::new(&program, &facts);
+        let sym = |name: &str| program.symbols.lookup(name).expect("a symbol");
+        let id = |text: &str| facts.universe.text.iter().position(|t| t == text).unwrap() as u32;
+        let flash = [Pat::Func(sym("flash"), vec![Pat::Var(0)].into())];
+        let rows = reg.state_rows(&flash, &[false], &[]).expect("sampled");
+        assert!(
+            (rows - 1.0 / 3.0).abs() < 1e-9,
+            "one flash in three states: {rows}"
+        );
+        // `(at ?c ?x)` with `?x` known: 8 squares over 5 values; with `?x`
+        // a king (`(kind ?x king)`), the one square.
+        let kind = relation_named(&program, "kind");
+        let body = [crate::lifted::Lit::Pos(
+            kind,
+            vec![Pat::Var(1), Pat::Ground(id("king"))].into(),
+        )];
+        let values = reg.var_values(&body, 2);
+        assert_eq!(values, [None, Some(vec![id("k")])]);
+        let at = [Pat::Func(sym("at"), vec![Pat::Var(0), Pat::Var(1)].into())];
+        assert_eq!(
+            reg.state_rows(&at, &[false, true], &[None, None]),
+            Some(8.0 / 5.0)
+        );
+        assert_eq!(reg.state_rows(&at, &[false, true], &values), Some(1.0));
     }
 
     /// The checked program of `text` (for the back end's unit tests).

@@ -110,8 +110,37 @@ pub trait Catalog {
     /// For a scan or test of the state, the fluents matching `args` with
     /// the variables in `bound` known, if the catalog knows better than
     /// [`Catalog::estimate`].
-    fn state_rows(&self, _args: &[Pat], _bound: &[bool]) -> Option<f64> {
+    fn state_rows(&self, _args: &[Pat], _bound: &[bool], _values: &Values) -> Option<f64> {
         None
+    }
+    /// Per variable of `body` (`num_vars` of them), the values its static
+    /// literals allow, where they restrict it.
+    fn var_values(&self, _body: &[Lit], num_vars: usize) -> Vec<Option<Vec<u32>>> {
+        vec![None; num_vars]
+    }
+    /// Whether every answer of `call` (a literal on a derived relation)
+    /// satisfies `lit` (see [`super::implied`]).
+    fn implies(&self, _call: &Lit, _lit: &Lit) -> bool {
+        false
+    }
+}
+
+/// Per variable, the values it may take, where known (sorted).
+pub type Values = [Option<Vec<u32>>];
+
+/// What the planner derives once per body: which calls imply which
+/// literals (see [`implied_by`]) and the values of variables.
+struct BodyFacts {
+    implied: Vec<usize>,
+    values: Vec<Option<Vec<u32>>>,
+}
+
+impl BodyFacts {
+    fn of(body: &[Lit], num_vars: usize, catalog: &impl Catalog) -> BodyFacts {
+        BodyFacts {
+            implied: implied_by(body, catalog),
+            values: catalog.var_values(body, num_vars),
+        }
     }
 }
 
@@ -132,8 +161,9 @@ pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step
             pat.for_each_var(&mut |v| bound[v as usize] = true);
         }
     }
-    let mut order = body_order(&rule.body, &bound, catalog);
-    order_tests(&mut order, &rule.body, &bound, catalog);
+    let facts = BodyFacts::of(&rule.body, rule.num_vars, catalog);
+    let mut order = body_order(&rule.body, &bound, &facts, catalog);
+    order_tests(&mut order, &rule.body, &bound, &facts, catalog);
     drop_late_filters(&mut order, &rule.body, catalog);
     for (k, &i) in order.iter().enumerate() {
         let mut s = step(&rule.body[i], &bound, catalog);
@@ -166,11 +196,13 @@ pub fn plan_work(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> f64 {
             pat.for_each_var(&mut |v| bound[v as usize] = true);
         }
     }
-    let (mut work, mut rows) = (0.0, 1.0);
-    for i in body_order(&rule.body, &bound, catalog) {
-        let (price, yield_) = price(&rule.body[i], &bound, catalog);
+    let facts = BodyFacts::of(&rule.body, rule.num_vars, catalog);
+    let (mut work, mut rows, mut set) = (0.0, 1.0, 0);
+    for i in body_order(&rule.body, &bound, &facts, catalog) {
+        let (price, yield_) = price_after(&rule.body, i, (set, &facts), &bound, catalog);
         work += rows * price;
         rows *= yield_;
+        set |= 1 << i;
         rule.body[i].for_each_var(&mut |v| bound[v as usize] = true);
     }
     work
@@ -207,7 +239,12 @@ fn existential(rule: &CRule, later: &[usize], i: usize, bound: &[bool]) -> bool 
 }
 
 /// The order of `body`'s literals with the variables in `bound` known.
-fn body_order(body: &[Lit], bound: &[bool], catalog: &impl Catalog) -> Vec<usize> {
+fn body_order(
+    body: &[Lit],
+    bound: &[bool],
+    facts: &BodyFacts,
+    catalog: &impl Catalog,
+) -> Vec<usize> {
     if body.len() > MAX_SEARCHED {
         let mut bound = bound.to_vec();
         let mut done = vec![false; body.len()];
@@ -226,7 +263,7 @@ fn body_order(body: &[Lit], bound: &[bool], catalog: &impl Catalog) -> Vec<usize
         }
         return order;
     }
-    cheapest_order(body, bound, catalog)
+    cheapest_order(body, bound, facts, catalog)
 }
 
 /// Leaves out the filter-only literals that would run after every call:
@@ -257,7 +294,13 @@ fn enumerates(lit: &Lit, catalog: &impl Catalog) -> bool {
 /// the order of least expected work for independent filters. The subset
 /// search cannot always find it, as a literal's estimated yield depends on
 /// what is bound before it.
-fn order_tests(order: &mut [usize], body: &[Lit], bound: &[bool], catalog: &impl Catalog) {
+fn order_tests(
+    order: &mut [usize],
+    body: &[Lit],
+    bound: &[bool],
+    facts: &BodyFacts,
+    catalog: &impl Catalog,
+) {
     let mut now = bound.to_vec();
     let mut start = 0;
     while start < order.len() {
@@ -267,7 +310,7 @@ fn order_tests(order: &mut [usize], body: &[Lit], bound: &[bool], catalog: &impl
         }
         if end > start + 1 {
             let rank = |&i: &usize| {
-                let (price, passes) = price(&body[i], &now, catalog);
+                let (price, passes) = price(&body[i], &now, &facts.values, catalog);
                 price / (1.0 - passes.min(1.0)).max(1e-3)
             };
             order[start..end].sort_by(|a, b| rank(a).total_cmp(&rank(b)));
@@ -294,7 +337,12 @@ struct Best {
 /// keeps only its cheapest order. Ties keep the first found, which follows
 /// the text. Negations and `distinct` join a subset only once it binds
 /// their variables.
-fn cheapest_order(body: &[Lit], bound: &[bool], catalog: &impl Catalog) -> Vec<usize> {
+fn cheapest_order(
+    body: &[Lit],
+    bound: &[bool],
+    facts: &BodyFacts,
+    catalog: &impl Catalog,
+) -> Vec<usize> {
     let n = body.len();
     let full = (1usize << n) - 1;
     let mut best: Vec<Option<Best>> = vec![None; full + 1];
@@ -316,7 +364,7 @@ fn cheapest_order(body: &[Lit], bound: &[bool], catalog: &impl Catalog) -> Vec<u
             if set >> i & 1 == 1 || (!enumerates(lit, catalog) && !all_bound(lit, &now)) {
                 continue;
             }
-            let (price, yield_) = price(lit, &now, catalog);
+            let (price, yield_) = price_after(body, i, (set, facts), &now, catalog);
             let next = Best {
                 work: here.work + here.rows * price,
                 rows: here.rows * yield_,
@@ -347,9 +395,39 @@ fn cheapest_order(body: &[Lit], bound: &[bool], catalog: &impl Catalog) -> Vec<u
     order
 }
 
+/// Per literal of `body` (of at most [`MAX_SEARCHED`], or the first 64),
+/// the set of the calls in it whose answers satisfy it.
+fn implied_by(body: &[Lit], catalog: &impl Catalog) -> Vec<usize> {
+    let bits = body.len().min(usize::BITS as usize);
+    (body.iter())
+        .map(|lit| {
+            (0..bits)
+                .filter(|&j| catalog.implies(&body[j], lit))
+                .fold(0, |m, j| m | 1 << j)
+        })
+        .collect()
+}
+
+/// [`price`] of literal `i` of `body` run after the literals in `set`: a
+/// test that a call among them implies (see [`implied_by`]) always passes.
+fn price_after(
+    body: &[Lit],
+    i: usize,
+    (set, facts): (usize, &BodyFacts),
+    bound: &[bool],
+    catalog: &impl Catalog,
+) -> (f64, f64) {
+    let (price, yield_) = price(&body[i], bound, &facts.values, catalog);
+    if set & facts.implied[i] != 0 && all_bound(&body[i], bound) {
+        (price, 1.0)
+    } else {
+        (price, yield_)
+    }
+}
+
 /// The price of running `lit` once with `bound` variables known, in table
 /// lookups, and the solutions it gives per run (a probability for a test).
-fn price(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> (f64, f64) {
+fn price(lit: &Lit, bound: &[bool], values: &Values, catalog: &impl Catalog) -> (f64, f64) {
     let test = |est: f64| est.clamp(0.05, 1.0);
     match lit {
         Lit::Distinct(..) => (0.2, 0.9),
@@ -359,7 +437,7 @@ fn price(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> (f64, f64) {
             let est = match source {
                 Source::Static => catalog.static_rows(*rel, args, bound),
                 Source::Derived | Source::Table => catalog.derived_rows(*rel, args, bound),
-                Source::True => catalog.state_rows(args, bound),
+                Source::True => catalog.state_rows(args, bound, values),
                 _ => None,
             }
             .unwrap_or_else(|| catalog.estimate(*rel, args, known));
@@ -566,7 +644,8 @@ mod tests {
             Lit::Pos(1, vec![var(0)].into()),
         ];
         let mut order = [0, 1, 2];
-        order_tests(&mut order, &body, &[false, true], &DeepAndShallow);
+        let facts = BodyFacts::of(&body, 2, &DeepAndShallow);
+        order_tests(&mut order, &body, &[false, true], &facts, &DeepAndShallow);
         assert_eq!(order, [0, 2, 1]);
     }
 

@@ -18,6 +18,15 @@ use super::prove::{state_key, Ctx, Exceeded, Fluents, Pending, StaticCache, STAC
 use super::read::{read_terms, Read};
 use super::terms::{publish, TermStore, Terms, TupleSet, FREE, LOCAL};
 
+/// What [`Interpreter::probe`] found.
+#[derive(Debug)]
+pub struct Probe {
+    /// The answers' arguments, unless the probe gave up.
+    pub answers: Option<Vec<Vec<u32>>>,
+    /// The body steps it took.
+    pub work: u64,
+}
+
 /// Why an [`Interpreter`] could not be built.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum InterpError {
@@ -297,6 +306,70 @@ impl Interpreter {
             self.cache_static(&local, pending);
         }
         Ok((r, local))
+    }
+
+    /// Asks relation `pred` in `state` with `joint` moved, with the
+    /// arguments of `key` that are `Some` bound: its answers as term ids
+    /// (shared ids, see [`Interpreter::is_shared`], or ids valid within this
+    /// probe only), `None` when the query takes more than `work` steps or
+    /// passes `budget`, and the steps it took. Unlike the [`Game`] queries,
+    /// giving up leaves the interpreter usable: this is for compile-time
+    /// probes of a game (the lifted back end's estimates), not for playing.
+    pub fn probe(
+        &self,
+        (state, joint): (&State, &[Move]),
+        pred: PredId,
+        key: &[Option<u32>],
+        (budget, work): (QueryBudget, u64),
+    ) -> Probe {
+        let arity = self.kb.arity.get(pred.0 as usize).copied().unwrap_or(0);
+        let pairs = self.joint_pairs(joint);
+        let guard = self.read();
+        let global: &TermStore = &guard;
+        let key: Vec<u32> = (0..arity)
+            .map(|i| key.get(i).copied().flatten().unwrap_or(FREE))
+            .collect();
+        // Deep recursion is the rule in such probes (every argument free):
+        // run on a thread with a large stack, as a restarted query does.
+        let probe = || {
+            let mut ctx = Ctx::new(
+                &self.kb,
+                Terms::new(global),
+                state.view(),
+                &pairs,
+                BIG_STACK - (1 << 20),
+            )
+            .with_cache(&self.cache)
+            .with_work_limit(work)
+            .with_budget(budget);
+            let mut out = Vec::new();
+            let n = ctx.query(pred.0, &key, &mut out);
+            let answers = (!ctx.aborted).then(|| match arity {
+                0 => vec![Vec::new(); n.min(1)],
+                _ => out.chunks(arity).map(<[u32]>::to_vec).collect(),
+            });
+            Probe {
+                answers,
+                work: ctx.work(),
+            }
+        };
+        let gave_up = Probe {
+            answers: None,
+            work,
+        };
+        std::thread::scope(|s| {
+            let thread = std::thread::Builder::new().stack_size(BIG_STACK);
+            match thread.spawn_scoped(s, probe).map(|h| h.join()) {
+                Ok(Ok(p)) => p,
+                _ => gave_up,
+            }
+        })
+    }
+
+    /// Whether term id `id` (from [`Interpreter::probe`]) names the same
+    /// term in every query, rather than only within the probe that gave it.
+    pub fn is_shared(id: u32) -> bool {
+        id & LOCAL == 0
     }
 
     /// Publishes the terms of completed lazy static tables and caches them.

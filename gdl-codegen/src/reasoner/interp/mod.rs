@@ -33,7 +33,7 @@ mod read;
 mod terms;
 
 pub use budget::{QueryBudget, QueryBudgetError, QueryLimit};
-pub use game::{InterpError, Interpreter, State};
+pub use game::{InterpError, Interpreter, Probe, State};
 
 use crate::front::ir::Program;
 

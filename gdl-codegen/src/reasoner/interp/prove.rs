@@ -222,6 +222,11 @@ impl<'a> Ctx<'a> {
         self
     }
 
+    /// The body steps taken so far (partial solutions of rule bodies).
+    pub fn work(&self) -> u64 {
+        self.work
+    }
+
     /// Gives up (`aborted`, not `exceeded`) after `limit` body steps.
     pub fn with_work_limit(mut self, limit: u64) -> Self {
         self.work_limit = limit;

@@ -1,0 +1,310 @@
+//! Estimates from play: the tuples each dynamic relation has in a few
+//! states of a seeded random match, played by the interpreter at compile
+//! time.
+//!
+//! The relaxed fixpoint (see [`super::facts`]) counts every reachable
+//! state's tuples at once: amazons' `queenMove` from a known square gives
+//! the whole of its lines there, where a state's pieces and arrows stop
+//! each ray after a few squares. The planner reads the samples for the rows
+//! a call of a derived relation finds in a typical state.
+//!
+//! Everything here is deterministic (a fixed seed, budgets counted in the
+//! interpreter's steps, not in time), so that a game compiles to the same
+//! code on every run and machine.
+
+use std::cell::RefCell;
+
+use gdl_runtime::rng::Rng;
+use gdl_runtime::{Game, Move};
+use rustc_hash::FxHashMap;
+
+use crate::front::ir::{PredId, Program};
+use crate::reasoner::interp::{Interpreter, QueryBudget, State};
+
+/// Seed of the sampled match.
+const SEED: u64 = 0x5eed_1ead;
+/// Most steps of the sampled match.
+const MATCH_STEPS: usize = 120;
+/// States sampled, spread over the match.
+const STATES: usize = 8;
+/// Most steps the interpreter may take for one relation in one state: a
+/// relation past it (`threatened_with_capture` with every argument free)
+/// is not sampled.
+const PROBE_WORK: u64 = 1 << 20;
+/// Calls probed for the work of one adornment.
+const CALL_PROBES: usize = 4;
+/// Most steps the interpreter may take for one call probed.
+const CALL_WORK: u64 = 1 << 16;
+/// Most answers a probe or a move of the match may table.
+const PROBE_ANSWERS: usize = 1_000_000;
+/// Most memory a probe or a move of the match may hold.
+const PROBE_MEMORY: usize = 256 << 20;
+
+/// The sampled tuples of a game's relations.
+#[derive(Default)]
+pub struct Samples {
+    /// Per program relation: its tuples in every sampled state, each
+    /// preceded by the state's number (ids of terms are the interpreter's:
+    /// equal within one state only). `None` for a relation not sampled:
+    /// static, or one whose probe gave up in some state.
+    pub tuples: Vec<Option<Vec<Vec<u32>>>>,
+    /// The number of states sampled.
+    pub states: usize,
+    /// The fluents of each sampled state, as text.
+    pub fluents: Vec<Vec<String>>,
+    /// Distinct projections counted, by relation and columns.
+    distinct: RefCell<FxHashMap<(u32, u64), usize>>,
+    /// Work of a call measured, by relation and bound columns.
+    work: RefCell<FxHashMap<(u32, u64), Option<f64>>>,
+    /// The interpreter and the sampled states, for probes of calls.
+    probes: Option<Probes>,
+}
+
+/// What probes of calls ask: the interpreter, and each sampled state with
+/// the joint move played from it.
+struct Probes {
+    interp: Interpreter,
+    states: Vec<(State, Vec<Move>)>,
+}
+
+/// Samples `program`'s relations marked in `dynamic`; none when the
+/// interpreter cannot play the game within the probes' budget.
+pub fn sample(program: &Program, dynamic: &[bool]) -> Samples {
+    let budget = QueryBudget {
+        max_answers: PROBE_ANSWERS,
+        max_memory: PROBE_MEMORY,
+    };
+    let Ok(interp) = Interpreter::with_budget(program, budget) else {
+        return Samples::default();
+    };
+    let visited = random_match(&interp);
+    let n = STATES.min(visited.len());
+    let picked: Vec<(State, Vec<Move>)> = (0..n)
+        .map(|i| visited[i * visited.len() / n].clone())
+        .collect();
+    let mut tuples: Vec<Option<Vec<Vec<u32>>>> = (0..program.preds.len())
+        .map(|p| dynamic.get(p).copied().unwrap_or(false).then(Vec::new))
+        .collect();
+    for (s, (state, joint)) in picked.iter().enumerate() {
+        for (p, slot) in tuples.iter_mut().enumerate() {
+            let Some(rows) = slot else { continue };
+            let limits = (budget, PROBE_WORK);
+            let found = interp.probe((state, joint), PredId(p as u32), &[], limits);
+            match found.answers {
+                Some(found) => rows.extend(found.into_iter().map(|mut t| {
+                    t.insert(0, s as u32);
+                    t
+                })),
+                None => *slot = None,
+            }
+        }
+    }
+    Samples {
+        tuples,
+        states: picked.len(),
+        fluents: picked.iter().map(|(s, _)| interp.fluents(s)).collect(),
+        distinct: RefCell::default(),
+        work: RefCell::default(),
+        probes: Some(Probes {
+            interp,
+            states: picked,
+        }),
+    }
+}
+
+/// The non-terminal states of a random match from the initial state (at
+/// most [`MATCH_STEPS`]), each with the joint move played from it.
+fn random_match(interp: &Interpreter) -> Vec<(State, Vec<Move>)> {
+    let mut rng = Rng::new(SEED);
+    let mut state = interp.initial_state();
+    let mut visited = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..MATCH_STEPS {
+        if interp.is_terminal(&state) {
+            break;
+        }
+        let mut joint = Vec::with_capacity(interp.num_roles());
+        for role in 0..interp.num_roles() {
+            interp.legal_moves(&state, role, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            joint.push(moves[rng.below(moves.len())]);
+        }
+        if interp.budget_error().is_some() || joint.len() < interp.num_roles() {
+            break;
+        }
+        let mut next = state.clone();
+        interp.apply_unchecked(&mut next, &joint);
+        visited.push((std::mem::replace(&mut state, next), joint));
+        if interp.budget_error().is_some() {
+            visited.pop();
+            break;
+        }
+    }
+    visited
+}
+
+impl std::fmt::Debug for Samples {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Samples")
+            .field("states", &self.states)
+            .field("sampled", &self.tuples.iter().flatten().count())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Samples {
+    /// The rows a call of relation `rel` finds in a sampled state, with
+    /// the arguments in `known` (a mask over its columns) known: the
+    /// tuples over the distinct values of the known columns, per state (a
+    /// call's rows, on average, among keys that have any); for a test of a
+    /// whole tuple, the chance that it holds if columns were independent.
+    /// `None` where `rel` was not sampled.
+    pub fn rows(&self, rel: u32, known: u64, arity: usize) -> Option<f64> {
+        let tuples = self.tuples.get(rel as usize)?.as_ref()?;
+        let size = tuples.len() as f64;
+        let states = self.states.max(1) as f64;
+        if tuples.is_empty() {
+            return Some(0.0);
+        }
+        let all = (1u64 << arity) - 1;
+        if known & all == all && arity > 0 {
+            // Per state, the tuples over the product of each column's
+            // values (each column counted with the state's number).
+            let space: f64 = (0..arity)
+                .map(|i| self.distinct(rel, tuples, 1 | 1 << (i + 1)) as f64 / states)
+                .product();
+            return Some(size / states / space.max(1.0));
+        }
+        Some(size / self.distinct(rel, tuples, 1 | (known & all) << 1) as f64)
+    }
+
+    /// The interpreter's work (body steps) for a call of relation `rel`
+    /// with the columns of `known` bound, on average over a few keys of
+    /// its sampled tuples, each asked in the state it comes from: a
+    /// backward search (chess's moves to a given square) costs many times
+    /// a forward one (the moves of a given piece). `None` where `rel` was
+    /// not sampled or has no tuple whose key the probes can name.
+    pub fn call_work(&self, rel: u32, known: u64) -> Option<f64> {
+        if let Some(&w) = self.work.borrow().get(&(rel, known)) {
+            return w;
+        }
+        let w = self.measure(rel, known);
+        self.work.borrow_mut().insert((rel, known), w);
+        w
+    }
+
+    fn measure(&self, rel: u32, known: u64) -> Option<f64> {
+        let Probes { interp, states } = self.probes.as_ref()?;
+        let tuples = self.tuples.get(rel as usize)?.as_ref()?;
+        let budget = QueryBudget {
+            max_answers: PROBE_ANSWERS,
+            max_memory: PROBE_MEMORY,
+        };
+        let mut total = 0u64;
+        let mut probes = 0u64;
+        for k in 0..CALL_PROBES.min(tuples.len()) {
+            let t = &tuples[k * tuples.len() / CALL_PROBES.min(tuples.len())];
+            let key: Vec<Option<u32>> = (1..t.len())
+                .map(|i| (known >> (i - 1) & 1 == 1).then_some(t[i]))
+                .collect();
+            if key.iter().flatten().any(|&id| !Interpreter::is_shared(id)) {
+                continue;
+            }
+            let (state, joint) = &states[t[0] as usize];
+            let p = interp.probe((state, joint), PredId(rel), &key, (budget, CALL_WORK));
+            total += p.work;
+            probes += 1;
+        }
+        (probes > 0).then(|| total as f64 / probes as f64)
+    }
+
+    /// The number of distinct projections of relation `rel`'s `tuples` on
+    /// the columns of `mask` (counted once).
+    fn distinct(&self, rel: u32, tuples: &[Vec<u32>], mask: u64) -> usize {
+        *self
+            .distinct
+            .borrow_mut()
+            .entry((rel, mask))
+            .or_insert_with(|| distinct(tuples, mask))
+    }
+}
+
+/// The number of distinct projections of `tuples` on the columns of `mask`.
+fn distinct(tuples: &[Vec<u32>], mask: u64) -> usize {
+    let mut keys: Vec<Vec<u32>> = tuples
+        .iter()
+        .map(|t| {
+            (0..t.len())
+                .filter(|i| mask >> i & 1 == 1)
+                .map(|i| t[i])
+                .collect()
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.len().max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::lifted::tests::{checked_program, relation_named};
+
+    /// Three states before the end: `(step 1)`, `(step 2)`, `(step 3)`;
+    /// two moves in each but the second, which has three.
+    const STEPS: &str = "(role r) (succ 1 2) (succ 2 3) (succ 3 4)
+        (init (step 1))
+        (<= (legal r wait) (true (step ?m)))
+        (<= (legal r (go ?n)) (true (step ?m)) (succ ?m ?n))
+        (<= (legal r jump) (true (step ?m)) (succ 1 ?m))
+        (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+        (<= terminal (true (step 4)))
+        (<= (goal r 100) (true (step 4)))";
+
+    fn samples_of(text: &str) -> (Program, Samples) {
+        let program = checked_program(text);
+        let dynamic = crate::ground::domains::dynamic_relations(&program);
+        let samples = sample(&program, &dynamic);
+        (program, samples)
+    }
+
+    #[test]
+    fn a_sampled_relation_counts_its_rows_per_state_and_key() {
+        let (program, samples) = samples_of(STEPS);
+        assert_eq!(samples.states, 3, "every state of the three-move match");
+        assert_eq!(samples.fluents, [["(step 1)"], ["(step 2)"], ["(step 3)"]]);
+        let legal = relation_named(&program, "legal");
+        // Two moves, then three, then two: 7 tuples over 3 (state, role)
+        // keys.
+        let rows = samples.rows(legal, 0b01, 2).expect("legal is sampled");
+        assert!((rows - 7.0 / 3.0).abs() < 1e-9, "{rows}");
+        // Static relations are not sampled: the planner has their tables.
+        assert_eq!(samples.rows(relation_named(&program, "succ"), 0, 2), None);
+        // A call's work is measured in the interpreter's steps, and kept.
+        let work = samples.call_work(legal, 0b01).expect("a measured call");
+        assert!(work >= 3.0, "three rules at least: {work}");
+        assert_eq!(samples.call_work(legal, 0b01), Some(work));
+    }
+
+    #[test]
+    fn a_probe_that_gives_up_leaves_the_interpreter_usable() {
+        let program = checked_program(STEPS);
+        let interp = Interpreter::new(&program).expect("an interpreter");
+        let state = interp.initial_state();
+        let legal = PredId(relation_named(&program, "legal"));
+        let budget = QueryBudget {
+            max_answers: PROBE_ANSWERS,
+            max_memory: PROBE_MEMORY,
+        };
+        let probe = interp.probe((&state, &[]), legal, &[], (budget, 1));
+        assert_eq!(probe.answers, None, "one step is not enough");
+        let probe = interp.probe((&state, &[]), legal, &[], (budget, 1 << 10));
+        assert_eq!(probe.answers.map(|a| a.len()), Some(2));
+        let mut moves = Vec::new();
+        interp.legal_moves(&state, 0, &mut moves);
+        assert_eq!(moves.len(), 2);
+        assert!(interp.budget_error().is_none());
+    }
+}

@@ -79,6 +79,11 @@ pub fn sample(program: &Program, dynamic: &[bool]) -> Samples {
     };
     let visited = random_match(&interp);
     let n = STATES.min(visited.len());
+    if n == 0 {
+        // Not one state within the budget (a first state with 10^8 legal
+        // moves): the estimates stay as they were.
+        return Samples::default();
+    }
     let picked: Vec<(State, Vec<Move>)> = (0..n)
         .map(|i| visited[i * visited.len() / n].clone())
         .collect();
@@ -286,6 +291,23 @@ mod tests {
         let work = samples.call_work(legal, 0b01).expect("a measured call");
         assert!(work >= 3.0, "three rules at least: {work}");
         assert_eq!(samples.call_work(legal, 0b01), Some(work));
+    }
+
+    #[test]
+    fn a_game_the_interpreter_cannot_play_within_budget_is_not_sampled() {
+        // 10^7 legal moves in the first state, past the probes' answers.
+        let digits: String = (0..10).map(|i| format!("(d {i}) ")).collect();
+        let text = format!(
+            "(role r) {digits} (init s)
+            (<= (legal r (m ?a ?b ?c ?e ?f ?g ?h))
+                (d ?a) (d ?b) (d ?c) (d ?e) (d ?f) (d ?g) (d ?h))
+            (<= (next s) (true s))
+            (<= terminal (not (true s)))
+            (<= (goal r 100) (true s))"
+        );
+        let (program, samples) = samples_of(&text);
+        assert_eq!(samples.states, 0);
+        assert_eq!(samples.rows(relation_named(&program, "legal"), 1, 2), None);
     }
 
     #[test]

@@ -960,20 +960,7 @@ impl Registry {
             .distinct
             .borrow_mut()
             .entry((rel, mask))
-            .or_insert_with(|| {
-                let mut keys: Vec<Vec<u32>> = tuples
-                    .iter()
-                    .map(|t| {
-                        (0..t.len())
-                            .filter(|i| mask >> i & 1 == 1)
-                            .map(|i| t[i])
-                            .collect()
-                    })
-                    .collect();
-                keys.sort_unstable();
-                keys.dedup();
-                keys.len().max(1)
-            })
+            .or_insert_with(|| sample::distinct(tuples, u64::from(mask)))
     }
 }
 

@@ -236,8 +236,9 @@ impl Samples {
     }
 }
 
-/// The number of distinct projections of `tuples` on the columns of `mask`.
-fn distinct(tuples: &[Vec<u32>], mask: u64) -> usize {
+/// The number of distinct projections of `tuples` on the columns of `mask`
+/// (at least one).
+pub fn distinct(tuples: &[Vec<u32>], mask: u64) -> usize {
     let mut keys: Vec<Vec<u32>> = tuples
         .iter()
         .map(|t| {

@@ -748,9 +748,7 @@ impl Catalog for Registry {
             // A recursive call that enumerates may meet itself.
             return None;
         }
-        let known = (0..args.len())
-            .filter(|&i| args[i].bound_by(bound))
-            .fold(0u64, |m, i| m | 1 << i);
+        let known = u64::from(plan::adornment(args, bound));
         if let Some(rows) = self.samples.rows(rel, known, args.len()) {
             // Sampled states count one state's tuples, as the relaxed
             // extension cannot; a call that finds many still varies too much
@@ -794,8 +792,8 @@ impl Catalog for Registry {
             Pat::Var(v) if bound[*v as usize] => values.get(*v as usize)?.as_ref(),
             _ => None,
         };
-        // The initial fluents with the constants of `a` and the allowed
-        // values, per combination of the bound variables' values.
+        // Those fluents with the constants of `a` and the allowed values,
+        // per combination of the bound variables' values.
         let matching = tuples
             .iter()
             .filter(|t| {
@@ -886,13 +884,13 @@ impl Catalog for Registry {
             // A table already computed: a search or a scan.
             return 2.0;
         }
-        let known = u64::from(adorn) & ((1u64 << self.arity[rel as usize]) - 1);
+        let all = (1u64 << self.arity[rel as usize]) - 1;
+        let known = u64::from(adorn) & all;
         // Only for a call that lists answers: a test of a recursive
         // relation is cheap to the interpreter, which tables the whole
         // relation once, and not to generated code, which asks for each
         // tuple (speedChess's open lines: 2.4 times the instructions).
-        let enumerates = known != (1u64 << self.arity[rel as usize]) - 1;
-        if let Some(steps) = self.samples.call_work(rel, known).filter(|_| enumerates) {
+        if let Some(steps) = self.samples.call_work(rel, known).filter(|_| known != all) {
             return 4.0 + steps;
         }
         let per_literal = if self.comp_of[rel as usize].is_some() {

@@ -35,10 +35,12 @@ const PROBE_WORK: u64 = 1 << 20;
 const CALL_PROBES: usize = 4;
 /// Most steps the interpreter may take for one call probed.
 const CALL_WORK: u64 = 1 << 16;
-/// Most answers a probe or a move of the match may table.
-const PROBE_ANSWERS: usize = 1_000_000;
-/// Most memory a probe or a move of the match may hold.
-const PROBE_MEMORY: usize = 256 << 20;
+/// Most answers a probe or a move of the match may table, and most memory
+/// it may hold.
+const PROBE_BUDGET: QueryBudget = QueryBudget {
+    max_answers: 1_000_000,
+    max_memory: 256 << 20,
+};
 
 /// The sampled tuples of a game's relations.
 #[derive(Default)]
@@ -70,11 +72,7 @@ struct Probes {
 /// Samples `program`'s relations marked in `dynamic`; none when the
 /// interpreter cannot play the game within the probes' budget.
 pub fn sample(program: &Program, dynamic: &[bool]) -> Samples {
-    let budget = QueryBudget {
-        max_answers: PROBE_ANSWERS,
-        max_memory: PROBE_MEMORY,
-    };
-    let Ok(interp) = Interpreter::with_budget(program, budget) else {
+    let Ok(interp) = Interpreter::with_budget(program, PROBE_BUDGET) else {
         return Samples::default();
     };
     let visited = random_match(&interp);
@@ -93,7 +91,7 @@ pub fn sample(program: &Program, dynamic: &[bool]) -> Samples {
     for (s, (state, joint)) in picked.iter().enumerate() {
         for (p, slot) in tuples.iter_mut().enumerate() {
             let Some(rows) = slot else { continue };
-            let limits = (budget, PROBE_WORK);
+            let limits = (PROBE_BUDGET, PROBE_WORK);
             let found = interp.probe((state, joint), PredId(p as u32), &[], limits);
             match found.answers {
                 Some(found) => rows.extend(found.into_iter().map(|mut t| {
@@ -203,10 +201,6 @@ impl Samples {
     fn measure(&self, rel: u32, known: u64) -> Option<f64> {
         let Probes { interp, states } = self.probes.as_ref()?;
         let tuples = self.tuples.get(rel as usize)?.as_ref()?;
-        let budget = QueryBudget {
-            max_answers: PROBE_ANSWERS,
-            max_memory: PROBE_MEMORY,
-        };
         let mut total = 0u64;
         let mut probes = 0u64;
         for k in 0..CALL_PROBES.min(tuples.len()) {
@@ -218,7 +212,7 @@ impl Samples {
                 continue;
             }
             let (state, joint) = &states[t[0] as usize];
-            let p = interp.probe((state, joint), PredId(rel), &key, (budget, CALL_WORK));
+            let p = interp.probe((state, joint), PredId(rel), &key, (PROBE_BUDGET, CALL_WORK));
             total += p.work;
             probes += 1;
         }
@@ -317,13 +311,9 @@ mod tests {
         let interp = Interpreter::new(&program).expect("an interpreter");
         let state = interp.initial_state();
         let legal = PredId(relation_named(&program, "legal"));
-        let budget = QueryBudget {
-            max_answers: PROBE_ANSWERS,
-            max_memory: PROBE_MEMORY,
-        };
-        let probe = interp.probe((&state, &[]), legal, &[], (budget, 1));
+        let probe = interp.probe((&state, &[]), legal, &[], (PROBE_BUDGET, 1));
         assert_eq!(probe.answers, None, "one step is not enough");
-        let probe = interp.probe((&state, &[]), legal, &[], (budget, 1 << 10));
+        let probe = interp.probe((&state, &[]), legal, &[], (PROBE_BUDGET, 1 << 10));
         assert_eq!(probe.answers.map(|a| a.len()), Some(2));
         let mut moves = Vec::new();
         interp.legal_moves(&state, 0, &mut moves);

@@ -49,11 +49,12 @@ impl Playout {
 }
 
 /// Scratch buffers reused across the steps and playouts of one thread, so
-/// that a playout allocates only its goal vector.
+/// that a batch of playouts allocates nothing after its first.
 #[derive(Clone, Debug, Default)]
 pub struct PlayoutBuffers {
     legal: Vec<Move>,
     joint: Vec<Move>,
+    goals: Vec<Goal>,
 }
 
 impl PlayoutBuffers {
@@ -101,6 +102,23 @@ pub fn playout_in_place<G: Game>(
     max_depth: usize,
     buf: &mut PlayoutBuffers,
 ) -> Playout {
+    let (depth, end) = play_to_end(game, state, rng, max_depth, buf);
+    Playout {
+        depth,
+        end,
+        goals: buf.goals.clone(),
+    }
+}
+
+/// [`playout_in_place`] with the goals left in `buf.goals`: the number of
+/// joint moves played and why the playout stopped.
+fn play_to_end<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut Rng,
+    max_depth: usize,
+    buf: &mut PlayoutBuffers,
+) -> (usize, PlayoutEnd) {
     let mut depth = 0;
     let end = loop {
         if game.is_terminal(state) {
@@ -115,9 +133,8 @@ pub fn playout_in_place<G: Game>(
         game.apply_unchecked(state, &buf.joint);
         depth += 1;
     };
-    let mut goals = Vec::with_capacity(game.num_roles());
-    game.goals(state, &mut goals);
-    Playout { depth, end, goals }
+    game.goals(state, &mut buf.goals);
+    (depth, end)
 }
 
 /// A random playout from a copy of `state` (see [`playout_in_place`]).
@@ -132,7 +149,8 @@ pub enum Budget {
     /// After exactly this many playouts.
     Playouts(u64),
     /// After the first playout that ends once this much time has passed
-    /// (always at least one playout).
+    /// (always at least one playout; the clock is read about once a
+    /// millisecond, so the batch may run that much longer).
     Time(Duration),
 }
 
@@ -183,22 +201,28 @@ impl PlayoutStats {
 
     /// Adds one playout (not its time: set [`PlayoutStats::elapsed`]).
     pub fn add(&mut self, p: &Playout) {
-        if self.playouts == 0 || p.depth < self.min_depth {
-            self.min_depth = p.depth;
+        self.add_parts(p.depth, p.end, &p.goals);
+    }
+
+    /// Adds a playout of `depth` joint moves that ended with `end` and
+    /// `goals`.
+    fn add_parts(&mut self, depth: usize, end: PlayoutEnd, goals: &[Goal]) {
+        if self.playouts == 0 || depth < self.min_depth {
+            self.min_depth = depth;
         }
-        self.max_depth = self.max_depth.max(p.depth);
+        self.max_depth = self.max_depth.max(depth);
         self.playouts += 1;
-        self.states += p.depth as u64 + 1;
-        match p.end {
+        self.states += depth as u64 + 1;
+        match end {
             PlayoutEnd::Terminal => self.terminal += 1,
             PlayoutEnd::DepthLimit => self.depth_limited += 1,
             PlayoutEnd::Stuck { .. } => self.stuck += 1,
         }
-        if self.goal_sums.len() < p.goals.len() {
-            self.goal_sums.resize(p.goals.len(), 0);
-            self.goal_counts.resize(p.goals.len(), 0);
+        if self.goal_sums.len() < goals.len() {
+            self.goal_sums.resize(goals.len(), 0);
+            self.goal_counts.resize(goals.len(), 0);
         }
-        for (role, g) in p.goals.iter().enumerate() {
+        for (role, g) in goals.iter().enumerate() {
             if let Some(v) = g.value() {
                 self.goal_sums[role] += u64::from(v);
                 self.goal_counts[role] += 1;
@@ -255,17 +279,18 @@ pub fn run_playouts<G: Game>(
     let mut stats = PlayoutStats::new(game.num_roles());
     let mut state = initial.clone();
     let start = Instant::now();
+    let mut clock = Clock { next: 1 };
     loop {
         // clone_from can reuse the state's allocations from the last playout.
         state.clone_from(&initial);
-        let p = playout_in_place(game, &mut state, &mut rng, max_depth, &mut buf);
-        stats.add(&p);
+        let (depth, end) = play_to_end(game, &mut state, &mut rng, max_depth, &mut buf);
+        stats.add_parts(depth, end, &buf.goals);
         // A reasoner that gave up answers trivially from then on: stop
         // rather than spend the rest of the budget on empty playouts.
         let done = game.failure().is_some()
             || match budget {
                 Budget::Playouts(n) => stats.playouts >= n,
-                Budget::Time(d) => start.elapsed() >= d,
+                Budget::Time(d) => clock.past(stats.playouts, start, d),
             };
         if done {
             break;
@@ -273,6 +298,33 @@ pub fn run_playouts<G: Game>(
     }
     stats.elapsed = start.elapsed();
     stats
+}
+
+/// When [`run_playouts`] reads the clock: about once a millisecond, not
+/// after every playout, where reading it would cost a fifth of a playout
+/// of the fastest compiled games (ten million a second).
+struct Clock {
+    /// The number of playouts at which to read it next.
+    next: u64,
+}
+
+impl Clock {
+    /// Whether `budget` has passed since `start`, read when `playouts`
+    /// reaches the next reading: the first after one playout, then at
+    /// most twice as many playouts as so far, and about a millisecond's
+    /// worth at the rate so far.
+    fn past(&mut self, playouts: u64, start: Instant, budget: Duration) -> bool {
+        if playouts < self.next {
+            return false;
+        }
+        let elapsed = start.elapsed();
+        if elapsed >= budget {
+            return true;
+        }
+        let per_ms = playouts as f64 / (elapsed.as_secs_f64() * 1e3).max(1e-6);
+        self.next = playouts + (per_ms as u64).clamp(1, playouts);
+        false
+    }
 }
 
 #[cfg(test)]
@@ -373,5 +425,31 @@ mod tests {
         let avg = stats.average_goals();
         let sum = avg[0].unwrap() + avg[1].unwrap();
         assert!((sum - 100.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_clock_is_read_at_most_twice_as_many_playouts_apart_as_so_far() {
+        let start = Instant::now();
+        let mut clock = Clock { next: 1 };
+        let mut readings = Vec::new();
+        let mut playouts = 1;
+        while readings.len() < 20 {
+            if playouts >= clock.next {
+                readings.push(playouts);
+            }
+            assert!(!clock.past(playouts, start, Duration::MAX));
+            playouts += 1;
+        }
+        assert_eq!(
+            readings[0], 1,
+            "the first reading follows the first playout"
+        );
+        for w in readings.windows(2) {
+            assert!(w[1] <= 2 * w[0], "{readings:?}");
+        }
+        // Between readings, the budget is not looked at.
+        let next = clock.next;
+        assert!(!clock.past(next - 1, start, Duration::ZERO));
+        assert!(clock.past(next, start, Duration::ZERO));
     }
 }

@@ -102,6 +102,11 @@ pub fn module(
 /// variables in their literals (see [`plan::Catalog::var_values`]).
 const VALUES_FROM_ROWS: usize = 1 << 12;
 
+/// A call in the planner's memos: the relation, its bound arguments and
+/// the component being printed (which changes where relations are read
+/// from).
+type CallKey = (u32, Adorn, Option<usize>);
+
 /// What the generated code needs, registered while rule bodies are
 /// printed: functions per relation and adornment, tables, masks.
 pub struct Registry {
@@ -172,6 +177,12 @@ pub struct Registry {
     guard_rels: usize,
     /// Body literals of each relation's rules, summed (for call costs).
     body_sizes: Vec<usize>,
+    /// Each relation's rules, for the price of calls from their plans.
+    rules_of: Vec<Vec<crate::lifted::CRule>>,
+    /// Prices of calls of relations no sampled state has, by relation,
+    /// adornment and the component being printed (see
+    /// [`Registry::unseen_call_cost`]).
+    unseen_costs: std::cell::RefCell<FxHashMap<CallKey, f64>>,
     /// The static relations' tuples (`None` for a relation that is not
     /// static), for estimates.
     static_tuples: Vec<Option<Vec<Vec<u32>>>>,
@@ -345,6 +356,14 @@ impl Registry {
             samples: facts.samples.clone(),
             common: implied::common_literals(&facts.rules, n),
             distinct: Default::default(),
+            rules_of: {
+                let mut rules = vec![Vec::new(); n];
+                for r in &facts.rules {
+                    rules[r.head_rel as usize].push(r.clone());
+                }
+                rules
+            },
+            unseen_costs: Default::default(),
             body_sizes: {
                 let mut sizes = vec![0; n];
                 for r in &facts.rules {
@@ -893,6 +912,9 @@ impl Catalog for Registry {
         if let Some(steps) = self.samples.call_work(rel, known).filter(|_| known != all) {
             return 4.0 + steps;
         }
+        if known != all && self.samples.never_seen(rel) && self.comp_of[rel as usize].is_none() {
+            return self.unseen_call_cost(rel, adorn);
+        }
         let per_literal = if self.comp_of[rel as usize].is_some() {
             12.0
         } else {
@@ -903,6 +925,28 @@ impl Catalog for Registry {
 }
 
 impl Registry {
+    /// The price of a call that lists answers of `rel`, a relation no
+    /// sampled state has: the estimated work of its rules' plans. The
+    /// samples show it rare, not cheap: where it holds, FRANCE's `unghour`
+    /// with every argument free lists a hundred thousand moves, and a
+    /// price by its three literals made `next` start from it.
+    fn unseen_call_cost(&self, rel: u32, adorn: Adorn) -> f64 {
+        let key = (rel, adorn, self.within);
+        if let Some(&cost) = self.unseen_costs.borrow().get(&key) {
+            return cost;
+        }
+        // Met again while its own price is computed: priced by its
+        // literals meanwhile.
+        let literals = 4.0 + 4.0 * self.body_sizes[rel as usize] as f64;
+        self.unseen_costs.borrow_mut().insert(key, literals);
+        let cost = 4.0
+            + (self.rules_of[rel as usize].iter())
+                .map(|r| plan::plan_work(r, adorn, self))
+                .sum::<f64>();
+        self.unseen_costs.borrow_mut().insert(key, cost);
+        cost
+    }
+
     /// Whether `rel` is on a cycle and the only relation of its component
     /// (and not read from a table computed whole).
     pub fn alone_on_cycle(&self, rel: u32) -> bool {
@@ -1256,6 +1300,38 @@ mod tests {
             Some(8.0 / 5.0)
         );
         assert_eq!(reg.state_rows(&at, &[false, true], &values), Some(1.0));
+    }
+
+    #[test]
+    fn a_relation_no_sampled_state_has_is_priced_by_its_rules() {
+        // `threat` needs a queen, which the match never makes (`promote`
+        // is not legal before step 9): sampled empty, so cheap in the
+        // sampled states, ten thousand rows where a queen stands. Listed
+        // whole, it is priced by its rules' plans, above a call with an
+        // argument bound and above a price by its literals.
+        let digits: String = (0..10).map(|i| format!("(d {i}) ")).collect();
+        let text = format!(
+            "(role r) {digits} (succ 1 2) (succ 2 3) (succ 3 4)
+            (init (step 1)) (init (piece p))
+            (<= (legal r (go ?x)) (true (step ?m)) (d ?x))
+            (<= (legal r promote) (true (step 9)))
+            (<= (next (piece q)) (does r promote))
+            (<= (next (piece ?p)) (true (piece ?p)))
+            (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+            (<= (threat ?x ?y ?z ?w) (true (piece q)) (d ?x) (d ?y) (d ?z) (d ?w))
+            (<= (next (hit ?x)) (does r (go ?x)) (threat ?x ?y ?z ?w))
+            (<= terminal (true (step 4)))
+            (<= (goal r 100) (true (step 4)))"
+        );
+        let (program, facts) = program_and_facts(&text);
+        assert!(facts.samples.states > 0, "the match is sampled");
+        let threat = relation_named(&program, "threat");
+        assert!(facts.samples.never_seen(threat));
+        let reg = Registry::new(&program, &facts);
+        let whole = reg.call_cost(threat, 0);
+        let one = reg.call_cost(threat, 0b0001);
+        let by_literals = 4.0 + 4.0 * 5.0;
+        assert!(whole > one && whole > by_literals, "{whole} {one}");
     }
 
     /// The checked program of `text` (for the back end's unit tests).

@@ -52,6 +52,11 @@ pub struct Samples {
     pub tuples: Vec<Option<Vec<Vec<u32>>>>,
     /// The number of states sampled.
     pub states: usize,
+    /// Per program relation, whether its probe with every argument free
+    /// gave up in some state: listing it whole takes more than
+    /// [`PROBE_WORK`] steps (FRANCE's `unghour`, hundreds of thousands of
+    /// tuples a state).
+    pub gave_up: Vec<bool>,
     /// The fluents of each sampled state, as text.
     pub fluents: Vec<Vec<String>>,
     /// Distinct projections counted, by relation and columns.
@@ -88,6 +93,7 @@ pub fn sample(program: &Program, dynamic: &[bool]) -> Samples {
     let mut tuples: Vec<Option<Vec<Vec<u32>>>> = (0..program.preds.len())
         .map(|p| dynamic.get(p).copied().unwrap_or(false).then(Vec::new))
         .collect();
+    let mut gave_up = vec![false; tuples.len()];
     for (s, (state, joint)) in picked.iter().enumerate() {
         for (p, slot) in tuples.iter_mut().enumerate() {
             let Some(rows) = slot else { continue };
@@ -98,13 +104,17 @@ pub fn sample(program: &Program, dynamic: &[bool]) -> Samples {
                     t.insert(0, s as u32);
                     t
                 })),
-                None => *slot = None,
+                None => {
+                    *slot = None;
+                    gave_up[p] = true;
+                }
             }
         }
     }
     Samples {
         tuples,
         states: picked.len(),
+        gave_up,
         fluents: picked.iter().map(|(s, _)| interp.fluents(s)).collect(),
         distinct: RefCell::default(),
         work: RefCell::default(),
@@ -183,13 +193,26 @@ impl Samples {
         Some(size / self.distinct(rel, tuples, 1 | (known & all) << 1) as f64)
     }
 
+    /// Whether relation `rel` was sampled and had no tuple in any sampled
+    /// state: one the match did not reach, rare where the match is typical
+    /// but of unknown size where it holds (FRANCE's `unghour`, empty in
+    /// every sampled state, a hundred thousand tuples where a piece of some
+    /// kind is on the board).
+    pub fn never_seen(&self, rel: u32) -> bool {
+        matches!(self.tuples.get(rel as usize), Some(Some(t)) if t.is_empty())
+    }
+
     /// The interpreter's work (body steps) for a call of relation `rel`
     /// with the columns of `known` bound, on average over a few keys of
     /// its sampled tuples, each asked in the state it comes from: a
     /// backward search (chess's moves to a given square) costs many times
     /// a forward one (the moves of a given piece). `None` where `rel` was
-    /// not sampled or has no tuple whose key the probes can name.
+    /// not sampled or has no tuple whose key the probes can name; the
+    /// probes' limit for a whole listing of a relation whose probe gave up.
     pub fn call_work(&self, rel: u32, known: u64) -> Option<f64> {
+        if known == 0 && self.gave_up.get(rel as usize) == Some(&true) {
+            return Some(PROBE_WORK as f64);
+        }
         if let Some(&w) = self.work.borrow().get(&(rel, known)) {
             return w;
         }
@@ -303,6 +326,29 @@ mod tests {
         let (program, samples) = samples_of(&text);
         assert_eq!(samples.states, 0);
         assert_eq!(samples.rows(relation_named(&program, "legal"), 1, 2), None);
+    }
+
+    #[test]
+    fn a_relation_past_the_probes_limit_is_priced_at_it_listed_whole() {
+        // `big` has 10^7 tuples in every state: not sampled, and a call
+        // listing it whole costs at least what its probe was allowed.
+        let digits: String = (0..10).map(|i| format!("(d {i}) ")).collect();
+        let text = format!(
+            "(role r) {digits} (init s)
+            (<= (big ?a ?b ?c ?e ?f ?g ?h)
+                (true s) (d ?a) (d ?b) (d ?c) (d ?e) (d ?f) (d ?g) (d ?h))
+            (<= (legal r wait) (true s))
+            (<= (next s) (true s))
+            (<= terminal (not (true s)))
+            (<= (goal r 100) (true s))"
+        );
+        let (program, samples) = samples_of(&text);
+        assert!(samples.states > 0);
+        let big = relation_named(&program, "big");
+        assert!(samples.gave_up[big as usize]);
+        assert_eq!(samples.rows(big, 0, 7), None);
+        assert_eq!(samples.call_work(big, 0), Some(PROBE_WORK as f64));
+        assert_eq!(samples.call_work(big, 1), None, "no tuple to name a key");
     }
 
     #[test]

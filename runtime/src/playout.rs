@@ -301,8 +301,8 @@ pub fn run_playouts<G: Game>(
 }
 
 /// When [`run_playouts`] reads the clock: about once a millisecond, not
-/// after every playout, where reading it would cost a fifth of a playout
-/// of the fastest compiled games (ten million a second).
+/// after every playout, which cost the fastest compiled games (ten
+/// million playouts a second) a good part of each playout.
 struct Clock {
     /// The number of playouts at which to read it next.
     next: u64,

@@ -54,8 +54,7 @@ pub struct Samples {
     pub states: usize,
     /// Per program relation, whether its probe with every argument free
     /// gave up in some state: listing it whole takes more than
-    /// [`PROBE_WORK`] steps (FRANCE's `unghour`, hundreds of thousands of
-    /// tuples a state).
+    /// [`PROBE_WORK`] steps, or more answers than the probes' budget.
     pub gave_up: Vec<bool>,
     /// The fluents of each sampled state, as text.
     pub fluents: Vec<Vec<String>>,

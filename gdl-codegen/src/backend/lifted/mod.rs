@@ -175,9 +175,8 @@ pub struct Registry {
     guard_of: FxHashMap<u32, (u32, Vec<usize>)>,
     /// Number of guards: the parts of rules come after them.
     guard_rels: usize,
-    /// Body literals of each relation's rules, summed (for call costs).
-    body_sizes: Vec<usize>,
-    /// Each relation's rules, for the price of calls from their plans.
+    /// Each relation's rules, for the price of calls: by their literals or
+    /// from their plans.
     rules_of: Vec<Vec<crate::lifted::CRule>>,
     /// Prices of calls of relations no sampled state has, by relation,
     /// adornment and the component being printed (see
@@ -356,21 +355,8 @@ impl Registry {
             samples: facts.samples.clone(),
             common: implied::common_literals(&facts.rules, n),
             distinct: Default::default(),
-            rules_of: {
-                let mut rules = vec![Vec::new(); n];
-                for r in &facts.rules {
-                    rules[r.head_rel as usize].push(r.clone());
-                }
-                rules
-            },
+            rules_of: rules_by_head(&facts.rules, n),
             unseen_costs: Default::default(),
-            body_sizes: {
-                let mut sizes = vec![0; n];
-                for r in &facts.rules {
-                    sizes[r.head_rel as usize] += r.body.len();
-                }
-                sizes
-            },
             within: None,
             run_time_terms: facts.built_leaves.iter().any(Option::is_some),
             built_leaves: facts.built_leaves.clone(),
@@ -909,19 +895,25 @@ impl Catalog for Registry {
         // relation is cheap to the interpreter, which tables the whole
         // relation once, and not to generated code, which asks for each
         // tuple (speedChess's open lines: 2.4 times the instructions).
-        if let Some(steps) = self.samples.call_work(rel, known).filter(|_| known != all) {
-            return 4.0 + steps;
+        if known != all {
+            if let Some(steps) = self.samples.call_work(rel, known) {
+                return 4.0 + steps;
+            }
+            if self.samples.never_seen(rel) && self.comp_of[rel as usize].is_none() {
+                return self.unseen_call_cost(rel, adorn);
+            }
         }
-        if known != all && self.samples.never_seen(rel) && self.comp_of[rel as usize].is_none() {
-            return self.unseen_call_cost(rel, adorn);
-        }
-        let per_literal = if self.comp_of[rel as usize].is_some() {
-            12.0
-        } else {
-            4.0
-        };
-        4.0 + per_literal * self.body_sizes[rel as usize] as f64
+        self.literal_price(rel)
     }
+}
+
+/// Each of `n` relations' rules among `rules`.
+fn rules_by_head(rules: &[crate::lifted::CRule], n: usize) -> Vec<Vec<crate::lifted::CRule>> {
+    let mut by_head = vec![Vec::new(); n];
+    for r in rules {
+        by_head[r.head_rel as usize].push(r.clone());
+    }
+    by_head
 }
 
 impl Registry {
@@ -937,14 +929,30 @@ impl Registry {
         }
         // Met again while its own price is computed: priced by its
         // literals meanwhile.
-        let literals = 4.0 + 4.0 * self.body_sizes[rel as usize] as f64;
-        self.unseen_costs.borrow_mut().insert(key, literals);
+        self.unseen_costs
+            .borrow_mut()
+            .insert(key, self.literal_price(rel));
         let cost = 4.0
             + (self.rules_of[rel as usize].iter())
                 .map(|r| plan::plan_work(r, adorn, self))
                 .sum::<f64>();
         self.unseen_costs.borrow_mut().insert(key, cost);
         cost
+    }
+
+    /// The price of a call of `rel` by its rules' literals: a few lookups
+    /// each, more on a cycle, where it recurses.
+    fn literal_price(&self, rel: u32) -> f64 {
+        let per_literal = if self.comp_of[rel as usize].is_some() {
+            12.0
+        } else {
+            4.0
+        };
+        let literals: usize = self.rules_of[rel as usize]
+            .iter()
+            .map(|r| r.body.len())
+            .sum();
+        4.0 + per_literal * literals as f64
     }
 
     /// Whether `rel` is on a cycle and the only relation of its component

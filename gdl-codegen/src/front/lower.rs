@@ -4,7 +4,11 @@
 //!   keywords are recognised in any case in prefix GDL);
 //! - variables are numbered per rule;
 //! - `or` is expanded into one rule per combination of alternatives, and
-//!   `(not (or a b))` into `(not a) (not b)`;
+//!   `(not (or a b))` into `(not a) (not b)`; an alternative after a
+//!   `distinct` one also says that its two terms are equal, so that the
+//!   rules an `or` becomes are disjoint there: `(or (distinct ?x ?x1)
+//!   (distinct ?y ?y1))` becomes `?x ≠ ?x1` and `?x = ?x1, ?y ≠ ?y1`, and a
+//!   cell that differs in both coordinates is derived once, not twice;
 //! - `(not (distinct s t))` says `s = t`: the two terms are unified and the
 //!   unifier applied to the whole rule (a rule whose terms cannot unify can
 //!   never fire and is dropped with a warning);
@@ -25,7 +29,13 @@ pub const MAX_OR_EXPANSION: usize = 65_536;
 #[derive(Clone, Debug)]
 enum Lit {
     Ir(Literal),
+    /// `(not (distinct s t))`, written so: a rule where the two cannot be
+    /// equal is reported.
     Eq(Term, Term),
+    /// The two terms of an earlier `distinct` alternative of an `or` are
+    /// equal: where they cannot be, the alternative is covered by that one
+    /// and its rule is dropped without a word.
+    Covered(Term, Term),
 }
 
 struct Lowerer<'a> {
@@ -129,7 +139,21 @@ impl Lowerer<'_> {
                 vec![vec![Lit::Eq(a, b)]]
             }
             (ast::Literal::Or(alts, _), false) => {
-                alts.iter().flat_map(|a| self.literal(a, false)).collect()
+                // a or b = a or (not a and b): with `a` a `distinct`, its
+                // negation is a substitution, and the rules do not overlap.
+                let mut covered = Vec::new();
+                let mut out = Vec::new();
+                for alt in alts {
+                    for mut conj in self.literal(alt, false) {
+                        let mut c = covered.clone();
+                        c.append(&mut conj);
+                        out.push(c);
+                    }
+                    if let ast::Literal::Distinct(a, b, _) = alt {
+                        covered.push(Lit::Covered(self.term(a), self.term(b)));
+                    }
+                }
+                out
             }
             (ast::Literal::Or(alts, span), true) => {
                 // De Morgan: not (a or b) = (not a) and (not b).
@@ -202,12 +226,17 @@ impl Lowerer<'_> {
         for body in bodies {
             let mut subst: Vec<Option<Term>> = vec![None; var_names.len()];
             let mut ok = true;
+            let mut uncovered = true;
             let mut lits = Vec::with_capacity(body.len());
             for lit in body {
                 match lit {
                     Lit::Ir(l) => lits.push(l),
                     Lit::Eq(a, b) => ok &= unify(&a, &b, &mut subst),
+                    Lit::Covered(a, b) => uncovered &= unify(&a, &b, &mut subst),
                 }
+            }
+            if !uncovered {
+                continue;
             }
             if !ok {
                 self.diags.push(
@@ -345,4 +374,65 @@ pub fn lower(desc: &ast::Description, symbols: Symbols, diags: &mut Diagnostics)
         l.rule(rule);
     }
     l.program
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::front::diag::codes;
+    use crate::front::{run_bytes, Options};
+
+    /// The rules of relation `rel`, as the program prints them, and the
+    /// codes of the diagnostics.
+    fn lowered(src: &str, rel: &str) -> (Vec<String>, Vec<String>) {
+        let fe = run_bytes("t.kif", src.as_bytes(), &Options::default());
+        let p = &fe.program;
+        let rules = p
+            .rules
+            .iter()
+            .filter(|r| p.symbols.name(p.pred(r.head.pred).name) == rel)
+            .map(|r| {
+                let mut s = String::new();
+                p.write_rule(&mut s, r);
+                s
+            })
+            .collect();
+        let codes = fe.diagnostics.iter().map(|d| d.code.to_owned()).collect();
+        (rules, codes)
+    }
+
+    const BOARD: &str = "(role r) (cell 1 1) (cell 1 2) (cell 2 1) (cell 2 2)";
+
+    #[test]
+    fn an_or_of_distincts_becomes_rules_that_do_not_overlap() {
+        let src = format!(
+            "{BOARD} (<= (other ?x ?y ?a ?b) (cell ?x ?y) (cell ?a ?b) \
+             (or (distinct ?x ?a) (distinct ?y ?b)))"
+        );
+        let (rules, found) = lowered(&src, "other");
+        assert_eq!(rules.len(), 2, "{rules:?}");
+        assert!(rules[0].contains("(distinct ?x ?a)"), "{}", rules[0]);
+        // The second alternative holds where the first does not: ?x = ?a.
+        let head = &rules[1][..rules[1].find(") (").unwrap_or(0)];
+        assert!(
+            head.ends_with("(other ?a ?y ?a ?b") || head.ends_with("(other ?x ?y ?x ?b"),
+            "{}",
+            rules[1]
+        );
+        assert!(rules[1].contains("(distinct ?y ?b)"), "{}", rules[1]);
+        assert!(!found.iter().any(|c| c == codes::DEAD_RULE), "{found:?}");
+    }
+
+    #[test]
+    fn an_alternative_an_earlier_distinct_covers_is_dropped_without_a_warning() {
+        // `(distinct 1 2)` always holds: the second alternative adds nothing.
+        let src = format!("{BOARD} (<= (p ?x) (cell ?x ?y) (or (distinct 1 2) (distinct ?y 1)))");
+        let (rules, found) = lowered(&src, "p");
+        assert_eq!(rules.len(), 1, "{rules:?}");
+        assert!(!found.iter().any(|c| c == codes::DEAD_RULE), "{found:?}");
+        // An alternative that is not a `distinct` covers nothing.
+        let src = format!("{BOARD} (<= (p ?x) (cell ?x ?y) (or (cell ?y ?x) (distinct ?y 1)))");
+        let (rules, _) = lowered(&src, "p");
+        assert_eq!(rules.len(), 2, "{rules:?}");
+        assert!(rules[1].contains("(distinct ?y 1)"), "{}", rules[1]);
+    }
 }

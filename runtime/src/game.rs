@@ -135,6 +135,27 @@ pub trait Game: Send + Sync {
     /// (games often still define legal moves there).
     fn legal_moves(&self, state: &Self::State, role: Role, out: &mut Vec<Move>);
 
+    /// One of the legal moves of `role` in `state` drawn at random (`None`:
+    /// it has none): with `n` moves, the one [`Game::legal_moves`] lists at
+    /// `rng.below(n)`, the generator untouched when `n` is 1, so that a
+    /// playout draws the same moves from the same seed whichever way a
+    /// game answers. `buf` is scratch space. Compiled games that hold the
+    /// moves as bits pick one without listing them all.
+    fn random_move(
+        &self,
+        state: &Self::State,
+        role: Role,
+        rng: &mut crate::rng::Rng,
+        buf: &mut Vec<Move>,
+    ) -> Option<Move> {
+        self.legal_moves(state, role, buf);
+        match buf.len() {
+            0 => None,
+            1 => Some(buf[0]),
+            n => Some(buf[rng.below(n)]),
+        }
+    }
+
     /// Whether `state` is terminal.
     fn is_terminal(&self, state: &Self::State) -> bool;
 

@@ -589,6 +589,31 @@ pub fn push_moves_of_bits(bits: &[u64], moves: &mut Vec<crate::game::Move>) {
     }
 }
 
+/// The move of a bit of `bits` drawn at random (`None`: no bit is set): the
+/// one [`push_moves_of_bits`] would push at `rng.below(n)` of the `n` set
+/// bits (`rng` untouched when `n` is 1), found by counting, without
+/// listing the moves.
+pub fn random_move_of_bits(bits: &[u64], rng: &mut crate::rng::Rng) -> Option<crate::game::Move> {
+    let n: u32 = bits.iter().map(|w| w.count_ones()).sum();
+    let mut k = match n {
+        0 => return None,
+        1 => 0,
+        n => rng.below(n as usize) as u32,
+    };
+    for (i, &word) in bits.iter().enumerate() {
+        let ones = word.count_ones();
+        if k < ones {
+            let mut w = word;
+            for _ in 0..k {
+                w &= w - 1;
+            }
+            return Some(crate::game::Move(i as u32 * 64 + w.trailing_zeros()));
+        }
+        k -= ones;
+    }
+    None
+}
+
 /// Sorts the rows of `rows` from `start` on and removes repeats among
 /// them: a call's answers at the end of its arena.
 pub fn dedup_from<T: Ord + Copy>(rows: &mut Vec<T>, start: usize) {
@@ -716,6 +741,34 @@ impl TermStore {
 mod tests {
     use super::*;
     use crate::game::Move;
+
+    #[test]
+    fn a_random_bit_is_the_move_the_list_has_at_the_drawn_index() {
+        // Words with no bit, one, a few, every bit; the same draws either way.
+        let patterns: [&[u64]; 6] = [
+            &[0],
+            &[1 << 9],
+            &[0, 0, 1 << 63],
+            &[0b1011_0000, 0, u64::MAX, 1],
+            &[u64::MAX, u64::MAX],
+            &[0x8000_0000_0000_0001, 0x10],
+        ];
+        for bits in patterns {
+            let mut listed = Vec::new();
+            push_moves_of_bits(bits, &mut listed);
+            let (mut a, mut b) = (crate::rng::Rng::new(3), crate::rng::Rng::new(3));
+            for _ in 0..50 {
+                let expected = match listed.len() {
+                    0 => None,
+                    1 => Some(listed[0]),
+                    n => Some(listed[a.below(n)]),
+                };
+                assert_eq!(random_move_of_bits(bits, &mut b), expected, "{bits:x?}");
+            }
+            // The generators are in step: one draw each time, or none.
+            assert_eq!(a.next_u64(), b.next_u64());
+        }
+    }
 
     #[test]
     fn rows_finds_every_row_with_the_key_and_no_other() {

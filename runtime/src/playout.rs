@@ -81,12 +81,9 @@ pub(crate) fn random_joint<G: Game>(
 ) -> Result<(), Role> {
     buf.joint.clear();
     for role in 0..game.num_roles() {
-        game.legal_moves(state, role, &mut buf.legal);
-        let mv = match buf.legal.len() {
-            0 => return Err(role),
-            1 => buf.legal[0],
-            n => buf.legal[rng.below(n)],
-        };
+        let mv = game
+            .random_move(state, role, rng, &mut buf.legal)
+            .ok_or(role)?;
         buf.joint.push(mv);
     }
     Ok(())

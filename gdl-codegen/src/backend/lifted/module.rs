@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use super::body::{param, Body};
 use super::closure::{closure, Closure};
-use super::facts::Facts;
+use super::facts::{Facts, Universe};
 use super::hybrid::Hybrid;
 use super::layout::Layout;
 use super::memo::{self, memo_type};
@@ -1783,16 +1783,7 @@ fn tables(
         let m = format_ident!("MOVE_TERMS_{}", r);
         move_refs.push(quote!(&#m));
     }
-    let mut goals: Vec<[u32; 2]> = (0..u.len())
-        .filter(|&t| u.functor[t] == NONE)
-        .filter_map(|t| u.text[t].parse::<u8>().ok().map(|v| [t as u32, v as u32]))
-        .collect();
-    goals.sort_unstable();
-    arrays.push(data(
-        "Goal values by term: (term, value), sorted.",
-        "GOAL_VALUES",
-        goals.concat(),
-    ));
+    let goal_value = goal_values(u, &mut arrays);
     let mut makers = Vec::new();
     for &fid in &reg.made {
         let (f, mut tables) = super::terms::maker(u, fid);
@@ -1840,8 +1831,64 @@ fn tables(
         static INIT: [u64; #nwl] = [#(#init),*];
         static ROLE_TERM: [u32; #nrl] = [#(#role_terms),*];
         static MOVE_TERMS: [&[u32]; #nrl] = [#(#move_refs),*];
+        #goal_value
     };
     (arrays, consts)
+}
+
+/// Most entries of the goal value table read by term: past it (number
+/// terms far apart in the universe), a sorted table is searched.
+const MAX_GOAL_SPAN: usize = 4096;
+
+/// `goal_value(t)`, the goal value of term `t` (`None`: not a number from 0
+/// to 255), and the table it reads. The number terms usually lie close
+/// together, so a table indexed by the term from the first of them is
+/// read without a search: a goal query is a few table reads in fast games.
+fn goal_values(u: &Universe, arrays: &mut Vec<DataArray>) -> TokenStream {
+    let goals: Vec<(u32, u32)> = (0..u.len())
+        .filter(|&t| u.functor[t] == NONE)
+        .filter_map(|t| {
+            u.text[t]
+                .parse::<u8>()
+                .ok()
+                .map(|v| (t as u32, u32::from(v)))
+        })
+        .collect();
+    let (first, last) = match (goals.first(), goals.last()) {
+        (Some(a), Some(b)) => (a.0, b.0),
+        _ => (0, 0),
+    };
+    if ((last - first) as usize) < MAX_GOAL_SPAN {
+        let mut dense = vec![NONE; (last - first) as usize + usize::from(!goals.is_empty())];
+        for &(t, v) in &goals {
+            dense[(t - first) as usize] = v;
+        }
+        arrays.push(data(
+            "Goal values by term, from the first number term (`NONE`: not a number).",
+            "GOAL_VALUES",
+            dense,
+        ));
+        let first = Literal::u32_unsuffixed(first);
+        quote! {
+            /// The goal value of term `t`, if it is a number from 0 to 255.
+            fn goal_value(t: u32) -> Option<u32> {
+                GOAL_VALUES.get(t.wrapping_sub(#first) as usize).copied().filter(|&v| v != NONE)
+            }
+        }
+    } else {
+        let pairs = goals.iter().flat_map(|&(t, v)| [t, v]).collect();
+        arrays.push(data(
+            "Goal values by term: (term, value), sorted.",
+            "GOAL_VALUES",
+            pairs,
+        ));
+        quote! {
+            /// The goal value of term `t`, if it is a number from 0 to 255.
+            fn goal_value(t: u32) -> Option<u32> {
+                rows(&GOAL_VALUES, 2, &[t]).get(1).copied()
+            }
+        }
+    }
 }
 
 /// A fluent mask as an array literal: the bits of the fluents whose term
@@ -1968,19 +2015,41 @@ fn methods(
         }
         None => {
             // `legal`'s rules fill the sink, which is then read in order.
-            let fill_and_read = match sink {
+            let (fill_and_read, random_move) = match sink {
                 MoveSink::Bits(words) => {
                     let words = usize_lit(words);
-                    quote! {
+                    let fill = quote! {
                         let mut bits = [0u64; #words];
                         with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, &mut bits));
+                    };
+                    let random_move = quote! {
+                        fn random_move(
+                            &self,
+                            state: &#state,
+                            role: #rt::Role,
+                            rng: &mut #rt::Rng,
+                            _buf: &mut ::std::vec::Vec<#rt::Move>,
+                        ) -> ::core::option::Option<#rt::Move> {
+                            let (Some(&r), Some(ids)) = (ROLE_TERM.get(role), MOVE_OF.get(role)) else {
+                                return None;
+                            };
+                            #fill
+                            #rt::lifted::random_move_of_bits(&bits, rng)
+                        }
+                    };
+                    let read = quote! {
+                        #fill
                         #rt::lifted::push_moves_of_bits(&bits, out);
-                    }
+                    };
+                    (read, random_move)
                 }
-                MoveSink::List => quote! {
-                    with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, out));
-                    #rt::lifted::sort_moves(out, MOVES[role].len());
-                },
+                MoveSink::List => (
+                    quote! {
+                        with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, out));
+                        #rt::lifted::sort_moves(out, MOVES[role].len());
+                    },
+                    TokenStream::new(),
+                ),
             };
             quote! {
                 fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
@@ -1990,6 +2059,8 @@ fn methods(
                     };
                     #fill_and_read
                 }
+
+                #random_move
             }
         }
     };
@@ -2017,7 +2088,7 @@ fn methods(
                 terms.dedup();
                 let mut found = Some(#rt::Goal::None);
                 for &t in &terms {
-                    if let Some(&v) = rows(&GOAL_VALUES, 2, &[t]).get(1) {
+                    if let Some(v) = goal_value(t) {
                         found = match found {
                             Some(#rt::Goal::None) => Some(#rt::Goal::Value(v as u8)),
                             _ => None,
@@ -2080,6 +2151,8 @@ mod tests {
         assert!(few.contains("out:&mut[u64]"), "{few}");
         assert!(few.contains("push_moves_of_bits(&bits,out)"), "{few}");
         assert!(!few.contains("sort_moves"), "{few}");
+        // A playout draws its move from the bits, without listing them.
+        assert!(few.contains("random_move_of_bits(&bits,rng)"), "{few}");
         // 17^3 = 4 913 moves: 77 words to clear and read at each call.
         let nums: String = (1..=17)
             .map(|n| format!("(num {n}) (init (cell {n} b)) "))
@@ -2094,6 +2167,27 @@ mod tests {
         let many = code(&many);
         assert!(many.contains("sort_moves(out,MOVES[role].len())"), "{many}");
         assert!(!many.contains("push_moves_of_bits"), "{many}");
+        assert!(!many.contains("fnrandom_move"), "{many}");
+    }
+
+    #[test]
+    fn goal_values_are_read_by_term_unless_the_numbers_lie_far_apart() {
+        let near = code(GAME);
+        assert!(near.contains("GOAL_VALUES.get(t.wrapping_sub("), "{near}");
+        // Five thousand names that sort between `0` and `9` in the universe.
+        let names: String = (0..5000).map(|n| format!("(name 1x{n}) ")).collect();
+        let far = format!(
+            "{GAME} {names} (<= (goal r 0) (not terminal) (name 1x7)) (<= (goal r 9) (not terminal))"
+        );
+        let far = code(&far);
+        assert!(
+            far.contains("rows(&GOAL_VALUES,2,&[t])"),
+            "goal value search missing"
+        );
+        assert!(
+            !far.contains("GOAL_VALUES.get("),
+            "a table of 5 000 entries"
+        );
     }
 
     /// `anynear` asks whether `near` has a solution; a legal rule lists

@@ -572,6 +572,26 @@ fn set_moves(bits: &mut [u64], moves: &mut Vec<crate::game::Move>) {
     push_moves_of_bits(bits, moves);
 }
 
+/// Sets the value `shared` holds to `value`, in place where no other
+/// handle to it is alive (always, between queries: the evaluation holds
+/// the state it reads in an `Rc` only while a loop runs over it).
+/// `Rc::make_mut` does the same, but its copy path, inlined, made each
+/// state's reset save and restore six registers.
+#[inline]
+pub fn overwrite<T: Copy>(shared: &mut std::rc::Rc<T>, value: &T) {
+    match std::rc::Rc::get_mut(shared) {
+        Some(v) => *v = *value,
+        None => replace_shared(shared, value),
+    }
+}
+
+/// [`overwrite`] of a value another handle still holds: a new one.
+#[cold]
+#[inline(never)]
+fn replace_shared<T: Copy>(shared: &mut std::rc::Rc<T>, value: &T) {
+    *shared = std::rc::Rc::new(*value);
+}
+
 /// Pushes on `moves` the move of each bit set in `bits` (bit `i` of word
 /// `w` is move `64 w + i`), in order: the legal moves a compiled game's
 /// rules set as bits, sorted and without repeats by construction.
@@ -741,6 +761,17 @@ impl TermStore {
 mod tests {
     use super::*;
     use crate::game::Move;
+
+    #[test]
+    fn overwrite_writes_in_place_unless_another_handle_holds_the_value() {
+        let mut state = std::rc::Rc::new([1u64, 2]);
+        let at = std::rc::Rc::as_ptr(&state);
+        overwrite(&mut state, &[3, 4]);
+        assert_eq!((*state, std::rc::Rc::as_ptr(&state)), ([3, 4], at));
+        let scan = std::rc::Rc::clone(&state);
+        overwrite(&mut state, &[5, 6]);
+        assert_eq!((*state, *scan), ([5, 6], [3, 4]));
+    }
 
     #[test]
     fn a_random_bit_is_the_move_the_list_has_at_the_drawn_index() {

@@ -1470,10 +1470,11 @@ fn ev_items(
             }
 
             /// Forgets what was computed (keeping the tables' memory).
+            #[inline(never)]
             fn reset(&mut self, state: &[u64; #nw], joint: &[u32; #nr]) {
                 // No scan runs between states: the count is one, and
                 // the state is written in place.
-                *::std::rc::Rc::make_mut(&mut self.state) = *state;
+                #rt::lifted::overwrite(&mut self.state, state);
                 self.joint = *joint;
                 self.calls = 0;
                 #(#resets)*

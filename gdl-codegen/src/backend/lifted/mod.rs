@@ -863,7 +863,7 @@ impl Catalog for Registry {
     }
 
     fn may_ask_exists(&self, rel: u32) -> bool {
-        self.comp_of[rel as usize].is_none() && !self.listed.contains(&rel)
+        !self.listed.contains(&rel)
     }
 
     fn filter_only(&self, rel: u32) -> bool {

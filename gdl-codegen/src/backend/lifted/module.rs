@@ -449,13 +449,7 @@ fn derived_fn(
     let widening = direct.then(|| widening(facts, reg, (rel, adorn))).flatten();
     let bodies = match widening {
         Some(w) => vec![widened_body(reg, (rel, adorn), &free, &arena, &w)],
-        None => rule_bodies(
-            facts,
-            reg,
-            (rel, adorn & !EXISTS),
-            &free,
-            direct.then_some(&arena),
-        ),
+        None => rule_bodies(facts, reg, (rel, adorn), &free, direct.then_some(&arena)),
     };
     if free.is_empty() && !cyclic {
         let precheck = guard_precheck(facts, reg, rel, adorn).unwrap_or_default();
@@ -1004,13 +998,17 @@ fn guard_precheck(
 
 /// The code of each rule of `rel` called with `adorn`: a solution returns
 /// `true` if `free` is empty, else pushes the `free` head arguments to `out`.
+/// The rules of an existence test ([`EXISTS`]) are planned as such: their
+/// calls whose answers only the head's free arguments read ask only
+/// whether one exists.
 fn rule_bodies(
     facts: &Facts,
     reg: &mut Registry,
-    (rel, adorn): (u32, Adorn),
+    (rel, asked): (u32, Adorn),
     free: &[usize],
     arena: Option<&proc_macro2::Ident>,
 ) -> Vec<TokenStream> {
+    let adorn = asked & !EXISTS;
     let rules = facts.rules.iter().filter(|r| r.head_rel == rel);
     let push = |row: TokenStream| match arena {
         Some(arena) => quote!(self.#arena.push(#row);),
@@ -1023,7 +1021,7 @@ fn rule_bodies(
         return vec![hybrid_body(reg, h, adorn, free, push)];
     }
     let rules: Vec<&CRule> = rules.collect();
-    let mut plans: Vec<Vec<Step>> = rules.iter().map(|r| plan_rule(r, adorn, reg)).collect();
+    let mut plans: Vec<Vec<Step>> = rules.iter().map(|r| plan_rule(r, asked, reg)).collect();
     let shared = super::hoist::common_tests(&mut plans);
     let bodies: Vec<TokenStream> = (rules.iter().zip(&plans))
         .map(|(rule, steps)| planned_body(reg, rule, steps, free, push))

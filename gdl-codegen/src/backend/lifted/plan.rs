@@ -78,8 +78,8 @@ pub trait Catalog {
         20.0
     }
     /// Whether a call of `rel` may ask only whether a solution exists: not
-    /// on a cycle (computed whole), and not a relation the queries list
-    /// anyway (`legal`: its list, memoized, answers sooner).
+    /// a relation the queries list anyway (`legal`: its list, memoized,
+    /// answers sooner).
     fn may_ask_exists(&self, _rel: u32) -> bool {
         true
     }
@@ -167,7 +167,7 @@ pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step
     drop_late_filters(&mut order, &rule.body, catalog);
     for (k, &i) in order.iter().enumerate() {
         let mut s = step(&rule.body[i], &bound, catalog);
-        if existential(rule, &order[k + 1..], i, &bound) {
+        if existential(rule, &order[k + 1..], i, &bound, adorn & EXISTS != 0) {
             if let Step::Lit {
                 source: Source::Derived,
                 rel,
@@ -211,8 +211,10 @@ pub fn plan_work(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> f64 {
 /// Whether positive literal `i` of `rule` has free variables, each a whole
 /// argument (a pattern such as `(capture ?x ?y)` constrains the answer),
 /// once in it and in neither the head nor the `later` literals: then only
-/// whether it has a solution matters.
-fn existential(rule: &CRule, later: &[usize], i: usize, bound: &[bool]) -> bool {
+/// whether it has a solution matters. In a rule of an existence test
+/// (`exists`) the head's free arguments are not asked for either: the test
+/// of a path's end asks only whether the rest of the path exists.
+fn existential(rule: &CRule, later: &[usize], i: usize, bound: &[bool], exists: bool) -> bool {
     let Lit::Pos(_, args) = &rule.body[i] else {
         return false;
     };
@@ -229,9 +231,11 @@ fn existential(rule: &CRule, later: &[usize], i: usize, bound: &[bool]) -> bool 
         .filter(|&v| count[v] > 0 && !bound[v])
         .collect();
     let mut used = vec![false; rule.num_vars];
-    rule.head
-        .iter()
-        .for_each(|p| p.for_each_var(&mut |v| used[v as usize] = true));
+    if !exists {
+        rule.head
+            .iter()
+            .for_each(|p| p.for_each_var(&mut |v| used[v as usize] = true));
+    }
     for &j in later {
         rule.body[j].for_each_var(&mut |v| used[v as usize] = true);
     }
@@ -691,20 +695,27 @@ mod tests {
     fn a_call_whose_free_arguments_nothing_reads_asks_for_existence() {
         // h(X) :- moves(X, Y), with X bound: Y is read by nothing after.
         let f = |v| Pat::Func(crate::front::symbols::Sym(0), vec![var(v)].into());
-        let adorns = |second: Pat, head: Vec<Pat>| -> Vec<Adorn> {
+        let planned = |second: Pat, head: Vec<Pat>, adorn: Adorn| -> Vec<Adorn> {
             let rule = CRule {
                 head_rel: 9,
                 head: head.into(),
                 body: vec![Lit::Pos(2, vec![var(0), second].into())],
                 num_vars: 2,
             };
-            bounds(&plan_rule(&rule, 1, &WithCalls))
+            bounds(&plan_rule(&rule, adorn, &WithCalls))
         };
+        let adorns = |second: Pat, head: Vec<Pat>| planned(second, head, 1);
         assert_eq!(adorns(var(1), vec![var(0)]), [0b01 | EXISTS]);
         // Y in the head: its values are the answer.
         assert_eq!(adorns(var(1), vec![var(0), var(1)]), [0b01]);
         // f(Y) constrains the answer's functor: not a plain existence.
         assert_eq!(adorns(f(1), vec![var(0)]), [0b01]);
+        // Unless the rule's own call asks only whether an answer exists:
+        // h(X, Y) asked with Y free and unread asks whether a move exists.
+        assert_eq!(
+            planned(var(1), vec![var(0), var(1)], 1 | EXISTS),
+            [0b01 | EXISTS]
+        );
     }
 
     #[test]

@@ -149,11 +149,7 @@ pub trait Game: Send + Sync {
         buf: &mut Vec<Move>,
     ) -> Option<Move> {
         self.legal_moves(state, role, buf);
-        match buf.len() {
-            0 => None,
-            1 => Some(buf[0]),
-            n => Some(buf[rng.below(n)]),
-        }
+        rng.pick(buf.len()).map(|i| buf[i])
     }
 
     /// Whether `state` is terminal.

@@ -615,11 +615,7 @@ pub fn push_moves_of_bits(bits: &[u64], moves: &mut Vec<crate::game::Move>) {
 /// listing the moves.
 pub fn random_move_of_bits(bits: &[u64], rng: &mut crate::rng::Rng) -> Option<crate::game::Move> {
     let n: u32 = bits.iter().map(|w| w.count_ones()).sum();
-    let mut k = match n {
-        0 => return None,
-        1 => 0,
-        n => rng.below(n as usize) as u32,
-    };
+    let mut k = rng.pick(n as usize)? as u32;
     for (i, &word) in bits.iter().enumerate() {
         let ones = word.count_ones();
         if k < ones {

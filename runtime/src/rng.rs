@@ -58,6 +58,18 @@ impl Rng {
         result
     }
 
+    /// The index of one of `n` choices drawn uniformly (`None` when `n` is
+    /// 0), the generator untouched when `n` is 1: the draw every playout
+    /// makes, whichever way a reasoner holds its moves.
+    #[inline]
+    pub fn pick(&mut self, n: usize) -> Option<usize> {
+        match n {
+            0 => None,
+            1 => Some(0),
+            n => Some(self.below(n)),
+        }
+    }
+
     /// A uniformly random integer in `0..n`; `0` when `n` is 0 (so that
     /// callers never panic on an empty range, though they should not ask).
     ///

@@ -45,6 +45,7 @@ pub mod prejoin;
 pub mod sample;
 pub mod statics;
 pub mod terms;
+pub mod whole;
 pub mod widen;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -101,6 +102,17 @@ pub fn module(
 /// Static tables of at most this many tuples give the values of the
 /// variables in their literals (see [`plan::Catalog::var_values`]).
 const VALUES_FROM_ROWS: usize = 1 << 12;
+
+/// A bound call reads its relation's whole list (computed in the state
+/// anyway) only where the sampled states have at most this many answers on
+/// average: filtering the list then costs a few comparisons, where the call
+/// runs the relation's rules again (alexChess's `check` of a given king, of
+/// which the queries list every one).
+const WHOLE_ROWS: f64 = 16.0;
+
+/// The same for a relation no sampled state has: where its relaxed
+/// extension (every tuple it could have) has at most this many.
+const WHOLE_RELAXED: usize = 256;
 
 /// A call in the planner's memos: the relation, its bound arguments and
 /// the component being printed (which changes where relations are read
@@ -224,6 +236,14 @@ pub struct Registry {
     /// Whether each relation with a ground form (see [`hybrid`]), called
     /// with an adornment, is compiled ground, as chosen so far.
     ground: FxHashMap<(u32, Adorn), bool>,
+    /// The function being printed.
+    pub caller: whole::Caller,
+    /// The calls printed so far.
+    pub graph: whole::CallGraph,
+    /// Per function, the relations whose whole list it reads where it asks
+    /// for some bound arguments, as a first build found (see
+    /// [`module::build`]), for [`Catalog::reads_whole`].
+    pub whole: whole::Whole,
 }
 
 impl Registry {
@@ -308,6 +328,9 @@ impl Registry {
             prejoin_words: 0,
             fluent_args,
             ground: FxHashMap::default(),
+            caller: whole::Caller::State,
+            graph: whole::CallGraph::default(),
+            whole: whole::Whole::default(),
             init_tuples,
             sampled_fluents: sampled_fluents(facts),
             names,
@@ -475,6 +498,7 @@ impl Registry {
 
     /// The function computing derived relation `rel` called with `bound`.
     pub fn call(&mut self, rel: u32, bound: Adorn) -> Ident {
+        self.graph.add(self.caller, whole::Caller::Fn(rel, bound));
         if let Some(name) = self.call_names.get(&(rel, bound)) {
             return name.clone();
         }
@@ -491,6 +515,7 @@ impl Registry {
     /// The component of `rel` (on a cycle) and the field of its table.
     pub fn table(&mut self, rel: u32) -> (usize, Ident) {
         let comp = self.comp_of[rel as usize].expect("a relation on a cycle");
+        self.graph.add(self.caller, whole::Caller::Comp(comp));
         self.comps.insert(comp);
         (comp, format_ident!("table_{}", self.names[rel as usize]))
     }
@@ -864,6 +889,23 @@ impl Catalog for Registry {
 
     fn may_ask_exists(&self, rel: u32) -> bool {
         !self.listed.contains(&rel)
+    }
+
+    fn reads_whole(&self, rel: u32, adorn: Adorn) -> bool {
+        let arity = self.arity[rel as usize];
+        adorn != 0
+            && adorn & plan::EXISTS == 0
+            && (self.whole.get(&self.caller)).is_some_and(|w| w.contains(&rel))
+            && self.source(rel) == Source::Derived
+            && (rel as usize) < self.program_rels
+            && match self.samples.rows(rel, 0, arity) {
+                // Empty in every sampled state: rare, its size unknown but
+                // for the relaxed extension's.
+                Some(0.0) => (self.relaxed_tuples[rel as usize].as_ref())
+                    .is_some_and(|t| t.len() <= WHOLE_RELAXED),
+                Some(r) => r <= WHOLE_ROWS,
+                None => false,
+            }
     }
 
     fn filter_only(&self, rel: u32) -> bool {
@@ -1340,6 +1382,35 @@ mod tests {
         let one = reg.call_cost(threat, 0b0001);
         let by_literals = 4.0 + 4.0 * 5.0;
         assert!(whole > one && whole > by_literals, "{whole} {one}");
+    }
+
+    #[test]
+    fn a_bound_call_of_a_short_relation_listed_whole_reads_the_list() {
+        // `threat` is listed whole by `legal`; `terminal` (on the same
+        // evaluation) asks for the threats of a given king, which the
+        // second build reads from that list; `next`, on an evaluation of
+        // its own, keeps its call.
+        let text = "(role r) (init (piece p1)) (init (piece p2)) (init (king k1))
+            (init (step 1)) (succ 1 2) (succ 2 3) (succ 3 4)
+            (<= (threat ?p ?k) (true (piece ?p)) (true (king ?k)))
+            (<= (legal r (go ?p)) (threat ?p ?k))
+            (<= (next (seen ?k ?p)) (true (king ?k)) (threat ?p ?k))
+            (<= (next (piece ?p)) (true (piece ?p)))
+            (<= (next (king ?k)) (true (king ?k)))
+            (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+            (<= terminal (true (step 4)) (true (king ?k)) (threat ?p ?k) (true (seen ?k ?p)))
+            (<= (goal r 100) (true (step 4)))";
+        let (program, facts) = program_and_facts(text);
+        let (_, code) = module_and_code(&program, &facts);
+        let body = |f: &str| {
+            let at = code
+                .find(&format!("fn{f}("))
+                .unwrap_or_else(|| panic!("{f}: {code}"));
+            let end = code[at + 3..].find("fn").map_or(code.len(), |e| at + 3 + e);
+            code[at..end].to_string()
+        };
+        assert!(body("terminal_0_").contains("self.threat_2_ff()"), "{code}");
+        assert!(body("next").contains("self.threat_2_fb("), "{code}");
     }
 
     /// The checked program of `text` (for the back end's unit tests).

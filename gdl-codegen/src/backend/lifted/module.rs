@@ -13,6 +13,7 @@ use super::layout::Layout;
 use super::memo::{self, memo_type};
 use super::plan::{argument_params, plan_rule, Adorn, Catalog, Source, Step, EXISTS};
 use super::prejoin::Column;
+use super::whole::{Caller, Whole};
 use super::widen::Widening;
 use super::{mask_name, Registry};
 use crate::backend::common::format::{DataArray, Module};
@@ -32,8 +33,29 @@ fn hex(w: u64) -> Literal {
 }
 
 /// The module of `facts`.
+///
+/// Built twice where the first build lists some relation whole and also
+/// asks it for the answers of given arguments: the second may read those
+/// from the list (see [`crate::backend::lifted::plan::Catalog::reads_whole`]).
 pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Path) -> Module {
+    let (module, whole) = build_with(program, facts, opts, rt, Default::default());
+    if whole.is_empty() {
+        return module;
+    }
+    build_with(program, facts, opts, rt, whole).0
+}
+
+/// [`build`], with `whole` for [`Registry::whole`]; also what a second
+/// build may read whole.
+fn build_with(
+    program: &Program,
+    facts: &Facts,
+    opts: &EmitOptions,
+    rt: &syn::Path,
+    whole: Whole,
+) -> (Module, Whole) {
     let mut reg = Registry::new(program, facts);
+    reg.whole = whole;
     let fixed = fixed_legal_moves(program, facts);
     let sink = MoveSink::of(facts);
     let queries = queries(
@@ -80,7 +102,7 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
     let run = run_time_term_items(reg.run_time_terms, rt);
     let ev = ev_items(nw, facts.roles.len(), &fields, &fns, &queries, &run, rt);
     let items = header_items(opts, &game, &state, nw, &strings);
-    Module {
+    let module = Module {
         items: quote! {
             #items
             #consts
@@ -91,7 +113,8 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
         },
         data,
         source_name: opts.source_name.clone(),
-    }
+    };
+    (module, reg.graph.whole())
 }
 
 /// The text tables' contents: role names, fluent texts, move texts.
@@ -134,6 +157,7 @@ fn queries(
         body.literal_now(source, rel, &args, false);
         body.finish(solution)
     };
+    reg.caller = Caller::State;
     let legal = kw(Keyword::Legal).filter(|_| legal_sink.is_some());
     // Without a sink `legal` is not printed: the sink read is then moot.
     let sink = legal_sink.unwrap_or(MoveSink::List);
@@ -150,7 +174,9 @@ fn queries(
         Some(rel) => legal_rules(facts, rel, reg, sink, rt),
         None => quote!(),
     };
+    reg.caller = Caller::Next;
     let next = next_rules(program, facts, reg);
+    reg.caller = Caller::State;
     let terminal = one(
         reg,
         kw(Keyword::Terminal),
@@ -404,6 +430,7 @@ fn derived_fn(
     rel: u32,
     adorn: Adorn,
 ) -> (TokenStream, Vec<TokenStream>) {
+    reg.caller = Caller::Fn(rel, adorn);
     let name = reg.call(rel, adorn);
     let eval = format_ident!("eval_{}", name);
     let memo = format_ident!("memo_{}", name);
@@ -1309,6 +1336,7 @@ fn component_fn(facts: &Facts, reg: &mut Registry, comp: usize) -> (TokenStream,
     let rels: Vec<u32> = (0..reg.comp_of.len() as u32)
         .filter(|&p| reg.comp_of[p as usize] == Some(comp))
         .collect();
+    reg.caller = Caller::Comp(comp);
     let name = format_ident!("component_{}", comp);
     let done = format_ident!("done_{}", comp);
     let mut fields = vec![quote!(#done: bool)];

@@ -123,6 +123,13 @@ pub trait Catalog {
     fn implies(&self, _call: &Lit, _lit: &Lit) -> bool {
         false
     }
+    /// Whether a call of derived relation `rel` with `adorn` bound reads the
+    /// list of all its answers, filtered on the bound arguments, instead of
+    /// asking for the answers with those values: the list is short, and
+    /// computed in each state anyway.
+    fn reads_whole(&self, _rel: u32, _adorn: Adorn) -> bool {
+        false
+    }
 }
 
 /// Per variable, the values it may take, where known (sorted).
@@ -180,6 +187,7 @@ pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step
                 }
             }
         }
+        read_whole(&mut s, catalog);
         steps.push(s);
         rule.body[i].for_each_var(&mut |v| bound[v as usize] = true);
     }
@@ -478,6 +486,25 @@ fn step(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> Step {
     }
 }
 
+/// Makes `s`, a call that lists answers with some arguments bound, read
+/// the whole list of its relation where the catalog says so: the bound
+/// arguments are then compared with each row's (see [`Catalog::reads_whole`]).
+fn read_whole(s: &mut Step, catalog: &impl Catalog) {
+    if let Step::Lit {
+        source: Source::Derived,
+        rel,
+        args,
+        negated: false,
+        bound,
+    } = s
+    {
+        let all = (1 << args.len()) - 1;
+        if *bound & all != all && catalog.reads_whole(*rel, *bound) {
+            *bound = 0;
+        }
+    }
+}
+
 /// The steps opening a plan over variables numbered by argument (`Var(i)`
 /// is argument `i`): one per argument in `adorn`, in order.
 pub fn argument_params(arity: usize, adorn: Adorn) -> Vec<Step> {
@@ -607,6 +634,53 @@ mod tests {
             num_vars: 3,
         };
         assert_eq!(lits(&plan_rule(&rule, 0b11, &WithCalls)), [0, 1, 2]);
+    }
+
+    /// Relation 0 the state, 1 derived with a short whole list.
+    struct ShortWhole;
+
+    impl Catalog for ShortWhole {
+        fn source(&self, rel: u32) -> Source {
+            [Source::True, Source::Derived][rel as usize]
+        }
+
+        fn estimate(&self, rel: u32, _args: &[Pat], leaves: i32) -> f64 {
+            [2.0, 50.0][rel as usize] / 10f64.powi(leaves)
+        }
+
+        fn reads_whole(&self, rel: u32, _adorn: Adorn) -> bool {
+            rel == 1
+        }
+    }
+
+    #[test]
+    fn a_call_of_a_relation_read_whole_lists_it_all_and_compares_the_bound_ones() {
+        // h(K, P) :- king(K), check(P, K): `check` read whole (bound 0), its
+        // rows compared with K; as a test (both bound, or negated), asked.
+        // (Both orders bind one argument before the call.)
+        let state = Lit::Pos(0, vec![var(0)].into());
+        let rule = |call: Lit, head: Vec<Pat>| CRule {
+            head_rel: 9,
+            head: head.into(),
+            body: vec![state.clone(), call],
+            num_vars: 2,
+        };
+        let check_bound = |rule: &CRule, adorn: Adorn| {
+            let steps = plan_rule(rule, adorn, &ShortWhole);
+            let at = lits(&steps).iter().position(|&r| r == 1).unwrap();
+            bounds(&steps)[at]
+        };
+        let listed = rule(
+            Lit::Pos(1, vec![var(1), var(0)].into()),
+            vec![var(0), var(1)],
+        );
+        assert_eq!(check_bound(&listed, 0), 0);
+        assert_eq!(check_bound(&listed, 0b11), 0b11);
+        let negated = rule(
+            Lit::Neg(1, vec![var(1), var(0)].into()),
+            vec![var(0), var(1)],
+        );
+        assert_eq!(check_bound(&negated, 0b10), 0b11);
     }
 
     /// Relations 0 and 1 derived: 0 a deep search, 1 a lookup.

@@ -48,6 +48,22 @@ impl Registry {
         adorn: Adorn,
         call: &Ident,
     ) -> Option<Ident> {
+        let keyed = self.dense_domains(facts, rel, adorn)?;
+        let ty = format_ident!("Keys{}", self.dense_keys.len());
+        self.dense_keys.push(DenseKeys {
+            ty: ty.clone(),
+            call: call.clone(),
+            domains: keyed,
+        });
+        Some(ty)
+    }
+}
+
+impl Registry {
+    /// The domains of the bound arguments of `rel` called with `adorn`, if
+    /// their combinations are few enough for a dense memo table (see
+    /// [`Registry::dense_keys`]).
+    pub fn dense_domains(&self, facts: &Facts, rel: u32, adorn: Adorn) -> Option<Vec<Vec<u32>>> {
         let arity = self.arity[rel as usize];
         let keys: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 1).collect();
         let keyed: Vec<Vec<u32>> = match self.relaxed_tuples.get(rel as usize) {
@@ -66,20 +82,9 @@ impl Registry {
                 .checked_mul(d.len())
                 .filter(|&n| n <= MAX_DENSE_SLOTS)?;
         }
-        if slots == 0 {
-            return None;
-        }
-        let ty = format_ident!("Keys{}", self.dense_keys.len());
-        self.dense_keys.push(DenseKeys {
-            ty: ty.clone(),
-            call: call.clone(),
-            domains: keyed,
-        });
-        Some(ty)
+        (slots != 0).then_some(keyed)
     }
-}
 
-impl Registry {
     /// The values argument `i` of `rel`'s heads takes, over its rules: a
     /// constant's, or a variable's by the body literal that limits it most
     /// (a static relation's column, a relaxed extension's, a fluent

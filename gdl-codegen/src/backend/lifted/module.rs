@@ -653,6 +653,8 @@ fn test_memoized(facts: &Facts, reg: &Registry, rel: u32, adorn: Adorn) -> bool 
     let work = reg.test_work(facts, rel, adorn & !EXISTS);
     if adorn & !EXISTS == 0 {
         reg.terminal_rel != Some(rel) && work >= MEMO_TEST_WORK
+    } else if reg.dense_domains(facts, rel, adorn).is_some() {
+        work >= MEMO_TEST_WORK
     } else {
         work >= MEMO_KEYED_TEST_WORK
     }
@@ -701,9 +703,11 @@ fn memo_access(
 /// cost 1.2% and 0.5% more instructions a playout.
 const MEMO_TEST_WORK: f64 = 100.0;
 
-/// The same for a test with arguments, whose memo is a table by them:
-/// laikLee_hex's `isList`, 25 rules each taking the list apart to a given
-/// depth (650 leaves), is asked of the same lists again and again.
+/// The same for a test with arguments whose memo is a hash table by them
+/// (a dense table, indexed by their ranks, costs about what one slot
+/// does: [`MEMO_TEST_WORK`]): laikLee_hex's `isList`, 25 rules each taking
+/// the list apart to a given depth (650 leaves), is asked of the same
+/// lists again and again.
 const MEMO_KEYED_TEST_WORK: f64 = 400.0;
 
 /// A test off any cycle: memoized if it is a part of a rule made a
@@ -2242,5 +2246,43 @@ mod tests {
         let alone = code(&NEAR.replace("(near (pos ?a) ?c))", "(true (cell ?a x)))"));
         assert!(alone.contains("fnnear_2_ee"), "{alone}");
         assert!(!alone.contains("near_2_ff"), "{alone}");
+    }
+
+    #[test]
+    fn a_test_is_memoized_from_less_work_where_its_memo_is_dense() {
+        use super::super::tests::relation_named;
+        use super::*;
+        // `near` and `far` do the same work (a scan of the state and a list
+        // of `pair`); `near`'s key takes 3 values (a dense table), `far`'s
+        // 100 times 100 (a hash table).
+        let nums: String = (0..100).map(|i| format!("(num {i}) ")).collect();
+        let text = format!(
+            "(role r) (coord 1) (coord 2) (coord 3) {nums}
+            (init (cell 1 1)) (init (cell 2 2))
+            (<= (pair ?y ?z) (true (cell ?y ?z)))
+            (<= (near ?x) (coord ?x) (pair ?y ?z) (distinct ?y ?x))
+            (<= (far ?a ?b) (num ?a) (num ?b) (pair ?y ?z) (distinct ?y ?a))
+            (<= (legal r (go ?x)) (coord ?x) (not (near ?x)) (not (far ?x ?x)))
+            (<= (next (cell ?x ?x)) (does r (go ?x)))
+            (<= terminal (true (cell 3 3)))
+            (<= (goal r 100) (true (cell 3 3)))"
+        );
+        let (p, facts) = program_and_facts(&text);
+        let reg = Registry::new(&p, &facts);
+        let (near, far) = (relation_named(&p, "near"), relation_named(&p, "far"));
+        let work = reg.test_work(&facts, near, 1);
+        assert!(
+            (MEMO_TEST_WORK..MEMO_KEYED_TEST_WORK).contains(&work),
+            "{work}"
+        );
+        let work = reg.test_work(&facts, far, 0b11);
+        assert!(
+            (MEMO_TEST_WORK..MEMO_KEYED_TEST_WORK).contains(&work),
+            "{work}"
+        );
+        assert!(reg.dense_domains(&facts, near, 1).is_some());
+        assert!(reg.dense_domains(&facts, far, 0b11).is_none());
+        assert!(test_memoized(&facts, &reg, near, 1));
+        assert!(!test_memoized(&facts, &reg, far, 0b11));
     }
 }

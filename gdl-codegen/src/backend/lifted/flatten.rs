@@ -162,11 +162,9 @@ fn replaced_vars(rule: &Rule, flat: &Flat) -> Vec<u32> {
 
 /// `rule`, once for each functor each replaced variable may stand for.
 fn copies(rule: Rule, flat: &Flat, symbols: &mut crate::front::symbols::Symbols) -> Vec<Rule> {
+    let vars = replaced_vars(&rule, flat);
     let mut out = vec![rule];
-    let Some(first) = out.first() else {
-        return out;
-    };
-    for v in replaced_vars(first, flat) {
+    for v in vars {
         out = out
             .into_iter()
             .flat_map(|r| {

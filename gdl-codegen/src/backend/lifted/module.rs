@@ -34,38 +34,20 @@ fn hex(w: u64) -> Literal {
 
 /// The module of `facts`.
 ///
-/// Built twice where the first build lists some relation whole and also
-/// asks it for the answers of given arguments: the second may read those
-/// from the list (see [`crate::backend::lifted::plan::Catalog::reads_whole`]).
+/// Its functions are printed twice where the first printing lists some
+/// relation whole and also asks it for the answers of given arguments: the
+/// second may read those from the list (see
+/// [`crate::backend::lifted::plan::Catalog::reads_whole`]).
 pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Path) -> Module {
-    let (module, whole) = build_with(program, facts, opts, rt, Default::default());
-    if whole.is_empty() {
-        return module;
-    }
-    build_with(program, facts, opts, rt, whole).0
-}
-
-/// [`build`], with `whole` for [`Registry::whole`]; also what a second
-/// build may read whole.
-fn build_with(
-    program: &Program,
-    facts: &Facts,
-    opts: &EmitOptions,
-    rt: &syn::Path,
-    whole: Whole,
-) -> (Module, Whole) {
-    let mut reg = Registry::new(program, facts);
-    reg.whole = whole;
     let fixed = fixed_legal_moves(program, facts);
     let sink = MoveSink::of(facts);
-    let queries = queries(
-        program,
-        facts,
-        fixed.is_none().then_some(sink),
-        &mut reg,
-        rt,
-    );
-    let (fns, mut fields) = relation_fns(facts, &mut reg);
+    let legal_sink = fixed.is_none().then_some(sink);
+    let (mut reg, mut queries, mut fns, mut fields) =
+        functions(program, facts, legal_sink, rt, Whole::default());
+    let whole = reg.graph.whole();
+    if !whole.is_empty() {
+        (reg, queries, fns, fields) = functions(program, facts, legal_sink, rt, whole);
+    }
     fields.of_state.push(quote! {
         #[doc = " A buffer for the goal value terms of a role."]
         pool_values: ::std::vec::Vec<u32>
@@ -102,7 +84,7 @@ fn build_with(
     let run = run_time_term_items(reg.run_time_terms, rt);
     let ev = ev_items(nw, facts.roles.len(), &fields, &fns, &queries, &run, rt);
     let items = header_items(opts, &game, &state, nw, &strings);
-    let module = Module {
+    Module {
         items: quote! {
             #items
             #consts
@@ -113,8 +95,24 @@ fn build_with(
         },
         data,
         source_name: opts.source_name.clone(),
-    };
-    (module, reg.graph.whole())
+    }
+}
+
+/// The queries and the relations' functions (with their evaluation's
+/// fields) printed with `whole` for [`Registry::whole`], and the registry
+/// that records what they need (after them only read).
+fn functions(
+    program: &Program,
+    facts: &Facts,
+    legal_sink: Option<MoveSink>,
+    rt: &syn::Path,
+    whole: Whole,
+) -> (Registry, TokenStream, Vec<TokenStream>, Fields) {
+    let mut reg = Registry::new(program, facts);
+    reg.whole = whole;
+    let queries = queries(program, facts, legal_sink, &mut reg, rt);
+    let (fns, fields) = relation_fns(facts, &mut reg);
+    (reg, queries, fns, fields)
 }
 
 /// The text tables' contents: role names, fluent texts, move texts.

@@ -108,7 +108,7 @@ const VALUES_FROM_ROWS: usize = 1 << 12;
 /// average: filtering the list then costs a few comparisons, where the call
 /// runs the relation's rules again (alexChess's `check` of a given king, of
 /// which the queries list every one).
-const WHOLE_ROWS: f64 = 16.0;
+pub const WHOLE_ROWS: f64 = 16.0;
 
 /// The same for a relation no sampled state has: where its relaxed
 /// extension (every tuple it could have) has at most this many.
@@ -201,7 +201,7 @@ pub struct Registry {
     /// too large), for estimates.
     relaxed_tuples: Vec<Option<Vec<Vec<u32>>>>,
     /// Tuples of the dynamic relations in sampled states, for estimates.
-    samples: std::rc::Rc<sample::Samples>,
+    pub samples: std::rc::Rc<sample::Samples>,
     /// Per relation, the literals all its rules share (see [`implied`]).
     common: Vec<Vec<implied::Common>>,
     /// Distinct projections of static or relaxed relations on sets of
@@ -481,6 +481,23 @@ impl Registry {
             .map(|(_, p)| count_leaves(p))
             .sum();
         self.rules_work(facts, rel, adorn) + heads as f64
+    }
+
+    /// Whether the list of all answers of `rel`, a relation of the program,
+    /// is short: at most [`WHOLE_ROWS`] in the sampled states on average,
+    /// or, where no sampled state has one, at most [`WHOLE_RELAXED`] tuples
+    /// in its relaxed extension.
+    pub fn short_list(&self, rel: u32) -> bool {
+        let arity = self.arity[rel as usize];
+        (rel as usize) < self.program_rels
+            && match self.samples.rows(rel, 0, arity) {
+                // Empty in every sampled state: rare, its size unknown but
+                // for the relaxed extension's.
+                Some(0.0) => (self.relaxed_tuples[rel as usize].as_ref())
+                    .is_some_and(|t| t.len() <= WHOLE_RELAXED),
+                Some(r) => r <= WHOLE_ROWS,
+                None => false,
+            }
     }
 
     /// The function testing an atom (by number) of relation `rel`, compiled
@@ -892,20 +909,11 @@ impl Catalog for Registry {
     }
 
     fn reads_whole(&self, rel: u32, adorn: Adorn) -> bool {
-        let arity = self.arity[rel as usize];
         adorn != 0
             && adorn & plan::EXISTS == 0
             && (self.whole.get(&self.caller)).is_some_and(|w| w.contains(&rel))
             && self.source(rel) == Source::Derived
-            && (rel as usize) < self.program_rels
-            && match self.samples.rows(rel, 0, arity) {
-                // Empty in every sampled state: rare, its size unknown but
-                // for the relaxed extension's.
-                Some(0.0) => (self.relaxed_tuples[rel as usize].as_ref())
-                    .is_some_and(|t| t.len() <= WHOLE_RELAXED),
-                Some(r) => r <= WHOLE_ROWS,
-                None => false,
-            }
+            && self.short_list(rel)
     }
 
     fn filter_only(&self, rel: u32) -> bool {

@@ -450,6 +450,9 @@ fn derived_fn(
     if let Some(f) = answered_by_list(facts, reg, (rel, adorn), (&name, &doc)) {
         return (f, Vec::new());
     }
+    if let Some(f) = test_of_list(facts, reg, (rel, adorn), (&name, &doc)) {
+        return (f, Vec::new());
+    }
     if let Some(c) = reg
         .alone_on_cycle(rel)
         .then(|| closure(&facts.rules, rel, arity, adorn))
@@ -637,6 +640,75 @@ fn answered_by_list(
         }
     })
 }
+
+/// A test of `rel` with keys answered from the list of all its answers,
+/// where that list is short and its rules cost about as much run for every
+/// answer as for the keys: speedChess's frame rule asks, for each piece,
+/// whether a move affects its square, and each test walked the joint move
+/// and a dozen castling rules, where the list (the one or two squares the
+/// move affects) is made once in the evaluation. `None` where the test
+/// keeps its own rules: on a cycle, compiled ground, with a free argument
+/// (see [`answered_by_list`] for tests without keys), a long list, rules
+/// the keys make cheaper, a cheap test, or one that often holds.
+fn test_of_list(
+    facts: &Facts,
+    reg: &mut Registry,
+    (rel, adorn): (u32, Adorn),
+    (name, doc): (&proc_macro2::Ident, &str),
+) -> Option<TokenStream> {
+    let arity = reg.arity[rel as usize];
+    let keys: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 1).collect();
+    if arity == 0
+        || keys.len() != arity
+        || reg.comp_of[rel as usize].is_some()
+        || reg.source(rel) != Source::Derived
+        || !reg.short_list(rel)
+        || reg.is_ground(facts, rel, adorn)
+    {
+        return None;
+    }
+    let (list_work, test_work) = (
+        reg.rules_work(facts, rel, 0),
+        reg.test_work(facts, rel, adorn & !EXISTS),
+    );
+    // Seen in some sampled state (the cost of a list never seen is a
+    // guess), and false for most keys.
+    let rare = (reg.samples.holds(rel, arity)).is_some_and(|h| h > 0.0 && h <= LIST_TEST_HOLDS);
+    if test_work < LIST_TEST_MIN_WORK || list_work > LIST_TEST_RATIO * test_work || !rare {
+        return None;
+    }
+    let list = reg.call(rel, 0);
+    let arena = format_ident!("arena_{}", list);
+    let params: Vec<_> = keys.iter().map(|&i| param(i)).collect();
+    // Every argument is a key: the row is the tuple asked for.
+    let tuple = quote!([#(#params),*]);
+    Some(quote! {
+        #[doc = #doc]
+        /// Read from the list of all answers.
+        fn #name(&mut self, #(#params: u32),*) -> bool {
+            let (start, end) = self.#list();
+            self.#arena[start as usize..end as usize].contains(&#tuple)
+        }
+    })
+}
+
+/// A test reads the list of all answers (see [`test_of_list`]) where the
+/// rules' estimated work run for every answer is at most this many times
+/// their work run for the keys.
+const LIST_TEST_RATIO: f64 = 1.5;
+
+/// A test reads the list of all answers only where its rules' estimated
+/// work is at least this: reading the list costs a memo lookup and a scan
+/// of up to [`super::WHOLE_ROWS`] rows (reversi's `affectedCell`, a scan of
+/// a table its component computes, ran 1.1% slower from the list).
+const LIST_TEST_MIN_WORK: f64 = 16.0;
+
+/// A test reads the list of all answers only where it holds at most this
+/// often in the sampled states (see [`super::sample::Samples::holds`]):
+/// a test that holds ends at its first solution, where the list is made
+/// whole (chess's `has_legal_move` of a player, nearly always true, stops
+/// at the player's first move).
+const LIST_TEST_HOLDS: f64 = 0.25;
 
 /// Whether a test of `rel` (off any cycle) with `adorn` is memoized. A
 /// test may be asked again and again in a state (alexChess's `check`,
@@ -2282,5 +2354,64 @@ mod tests {
         assert!(reg.dense_domains(&facts, far, 0b11).is_none());
         assert!(test_memoized(&facts, &reg, near, 1));
         assert!(!test_memoized(&facts, &reg, far, 0b11));
+    }
+
+    #[test]
+    fn a_test_rarely_true_reads_the_list_its_rules_make_as_cheaply() {
+        use super::super::tests::relation_named;
+        use super::*;
+        // The frame rule asks, for each marked cell, whether the move
+        // affects it: one or two of sixteen cells, whose rules walk the
+        // move with or without the cell. `mover` holds of the only role
+        // whenever it moves; `reachable`'s rules, asked for a pair, scan
+        // the cells of that pair, not all of them; `from` is one rule, as
+        // cheap as reading a list.
+        let text = "(role r) (c 1) (c 2) (c 3) (c 4)
+            (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+            (init (cell 1 1)) (init (cell 2 2)) (init (cell 3 3)) (init (step 0))
+            (<= (affected ?x ?y) (does r (move ?x ?y ?u ?v)))
+            (<= (affected ?u ?v) (does r (move ?x ?y ?u ?v)))
+            (<= (affected 1 1) (does r reset)) (<= (affected 2 2) (does r reset))
+            (<= (affected 3 3) (does r reset)) (<= (affected 4 4) (does r reset))
+            (<= (mover ?p) (does ?p (move ?x ?y ?u ?v)))
+            (<= (mover ?p) (does ?p reset))
+            (<= (mover ?p) (does ?p (move 1 ?y ?u ?v)) (true (cell 1 ?y)))
+            (<= (mover ?p) (does ?p (move 2 ?y ?u ?v)) (true (cell 2 ?y)))
+            (<= (mover ?p) (does ?p (move 3 ?y ?u ?v)) (true (cell 3 ?y)))
+            (<= (mover ?p) (does ?p (move 4 ?y ?u ?v)) (true (cell 4 ?y)))
+            (<= (mover ?p) (does ?p (move ?x 4 ?u ?v)) (true (cell ?x 4)))
+            (<= (reachable ?x ?y) (c ?x) (c ?y) (true (cell ?x ?a)) (true (cell ?b ?y))
+                (true (cell ?a ?b)) (distinct ?a ?b))
+            (<= (reachable ?x ?y) (c ?x) (c ?y) (true (cell ?a ?x)) (true (cell ?y ?b))
+                (true (cell ?b ?a)) (distinct ?a ?b))
+            (<= (reachable ?x ?y) (c ?x) (c ?y) (true (cell ?x ?a)) (true (cell ?y ?b))
+                (true (cell ?b ?a)) (distinct ?a ?b))
+            (<= (reachable ?x ?y) (c ?x) (c ?y) (true (cell ?a ?x)) (true (cell ?b ?y))
+                (true (cell ?a ?b)) (distinct ?a ?b))
+            (<= (legal r (move ?x ?y ?u ?v)) (true (cell ?x ?y)) (c ?u) (c ?v) (not (true (cell ?u ?v))))
+            (<= (legal r reset) (true (step 0)))
+            (<= (next (cell ?x ?y)) (true (cell ?x ?y)) (not (affected ?x ?y)))
+            (<= (next (cell ?u ?v)) (does r (move ?x ?y ?u ?v)))
+            (<= (next (cell 1 1)) (does r reset))
+            (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+            (<= (next (moved ?p)) (mover ?p))
+            (<= (next (near ?x ?y)) (reachable ?x ?y) (true (cell ?x ?x)))
+            (<= (from ?x ?y) (does r (move ?x ?y ?u ?v)))
+            (<= (next (left ?x ?y)) (true (cell ?x ?y)) (from ?x ?y))
+            (<= terminal (true (step 6)))
+            (<= (goal r 100) (true (step 6)))";
+        let (p, facts) = program_and_facts(text);
+        let mut reg = Registry::new(&p, &facts);
+        let doc = "";
+        let mut test = |name: &str, adorn: Adorn| {
+            let rel = relation_named(&p, name);
+            let f = reg.call(rel, adorn);
+            test_of_list(&facts, &mut reg, (rel, adorn), (&f, doc)).map(|t| t.to_string())
+        };
+        let affected = test("affected", 0b11).expect("read from the list");
+        assert!(affected.contains("affected_2_ff"), "{affected}");
+        assert_eq!(test("mover", 0b1), None);
+        assert_eq!(test("reachable", 0b11), None);
+        assert_eq!(test("from", 0b11), None);
     }
 }

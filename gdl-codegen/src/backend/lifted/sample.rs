@@ -192,6 +192,20 @@ impl Samples {
         Some(size / self.distinct(rel, tuples, 1 | (known & all) << 1) as f64)
     }
 
+    /// The chance that a tuple of `rel` (of `arity` columns) holds in a
+    /// sampled state, each column drawn from the values it has in any
+    /// sampled state: low for a relation of a few of many tuples (the
+    /// squares a move affects), high for one true of most (the players
+    /// with a legal move). `None` where `rel` was not sampled.
+    pub fn holds(&self, rel: u32, arity: usize) -> Option<f64> {
+        let tuples = self.tuples.get(rel as usize)?.as_ref()?;
+        let states = self.states.max(1) as f64;
+        let space: f64 = (0..arity)
+            .map(|i| self.distinct(rel, tuples, 1 << (i + 1)) as f64)
+            .product();
+        Some(tuples.len() as f64 / states / space)
+    }
+
     /// Whether relation `rel` was sampled and had no tuple in any sampled
     /// state: one the match did not reach, rare where the match is typical
     /// but of unknown size where it holds (FRANCE's `unghour`, empty in

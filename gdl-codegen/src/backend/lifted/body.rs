@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 
 use super::plan::{Adorn, Source, Step};
 use super::prejoin::{self, Column, Prejoin};
-use super::Registry;
+use super::{Asked, Registry};
 use crate::lifted::Pat;
 
 /// A wrapper around the code that follows it.
@@ -50,6 +50,8 @@ pub struct Body<'r> {
     /// Terms and bits the body's solution will ask for (its head's), which
     /// a static join may give.
     wanted: Vec<Column>,
+    /// The patterns the function's parameters matched.
+    params: Vec<Pat>,
 }
 
 /// The identifier of rule variable `v`.
@@ -81,6 +83,7 @@ impl<'r> Body<'r> {
             within,
             columns: Vec::new(),
             wanted: Vec::new(),
+            params: Vec::new(),
         }
     }
 
@@ -104,6 +107,7 @@ impl<'r> Body<'r> {
             match s {
                 Step::Param { index, pat } => {
                     let p = param(*index);
+                    self.params.push(pat.clone());
                     self.matching(pat, quote!(#p));
                 }
                 Step::Distinct(a, b) => {
@@ -443,8 +447,14 @@ impl<'r> Body<'r> {
                 }
             }
             Source::Derived => {
-                let f = self.reg.call(rel, bound);
-                if all || bound & super::plan::EXISTS != 0 {
+                let test = all || bound & super::plan::EXISTS != 0;
+                let asked = if test {
+                    Asked::Repeatedly
+                } else {
+                    self.asked(args, &keys)
+                };
+                let f = self.reg.call_at(rel, bound, asked);
+                if test {
                     self.wraps
                         .push(Wrap::If(quote!(#not self.#f(#(#key_vals),*))));
                 } else {
@@ -485,6 +495,26 @@ impl<'r> Body<'r> {
                     self.match_row(&row, args, &cols, 0);
                 }
             }
+        }
+    }
+
+    /// How often a call here, with `args` (the `keys` bound), is made per
+    /// key of the function: once outside any loop where each parameter of
+    /// the function is a variable among the keys (another key of the
+    /// function, another key of the call) or a constant (the rule runs for
+    /// that value only).
+    fn asked(&self, args: &[Pat], keys: &[usize]) -> Asked {
+        let keyed = |p: &Pat| match p {
+            Pat::Ground(_) => true,
+            Pat::Var(_) => keys.iter().any(|&i| &args[i] == p),
+            Pat::Func(..) => false,
+        };
+        if self.wraps.iter().any(|w| matches!(w, Wrap::For(..))) || !self.params.iter().all(keyed) {
+            Asked::Repeatedly
+        } else if self.params.iter().any(|p| matches!(p, Pat::Ground(_))) {
+            Asked::OnceForConstants
+        } else {
+            Asked::Once
         }
     }
 

@@ -110,6 +110,19 @@ const VALUES_FROM_ROWS: usize = 1 << 12;
 /// which the queries list every one).
 pub const WHOLE_ROWS: f64 = 16.0;
 
+/// How a place in a function asks for a call, per key of the function.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Asked {
+    /// Maybe many times: in a loop, or with keys that do not name each
+    /// parameter of the function.
+    Repeatedly,
+    /// At most once, in a rule that runs for every key of the function.
+    Once,
+    /// At most once, in a rule that runs only for keys with some given
+    /// constants (merrills' count for its last square).
+    OnceForConstants,
+}
+
 /// The same for a relation no sampled state has: where its relaxed
 /// extension (every tuple it could have) has at most this many.
 const WHOLE_RELAXED: usize = 256;
@@ -244,6 +257,13 @@ pub struct Registry {
     /// for some bound arguments, as a first build found (see
     /// [`module::build`]), for [`Catalog::reads_whole`].
     pub whole: whole::Whole,
+    /// Per call (relation and adornment), where it is asked: the function
+    /// and how often per key of that function (see [`Registry::call_at`]).
+    sites: FxHashMap<(u32, Adorn), Vec<(whole::Caller, Asked)>>,
+    /// The calls a first build found asked at most once or twice per key
+    /// in an evaluation (see [`Registry::asked_once`]): a memo table would
+    /// only be written.
+    pub once: FxHashSet<(u32, Adorn)>,
 }
 
 impl Registry {
@@ -331,6 +351,8 @@ impl Registry {
             caller: whole::Caller::State,
             graph: whole::CallGraph::default(),
             whole: whole::Whole::default(),
+            sites: FxHashMap::default(),
+            once: FxHashSet::default(),
             init_tuples,
             sampled_fluents: sampled_fluents(facts),
             names,
@@ -483,6 +505,39 @@ impl Registry {
         self.rules_work(facts, rel, adorn) + heads as f64
     }
 
+    /// The calls asked, in each evaluation, about once per key: from
+    /// functions that list answers (memoized, so run once per key), each
+    /// asking once per key of its own, in at most one rule run for every
+    /// key (others run for given constants only). merrills counts the
+    /// pieces by a walk of the board, asking each square's count once:
+    /// the memo of those calls cost more than their work.
+    pub fn asked_once(&self) -> FxHashSet<(u32, Adorn)> {
+        let lists = |c: &whole::Caller| match *c {
+            whole::Caller::Fn(rel, adorn) => {
+                let all = (1 << self.arity[rel as usize]) - 1;
+                adorn & plan::EXISTS == 0 && adorn & all != all
+            }
+            _ => false,
+        };
+        (self.sites.iter())
+            .filter(|(&(rel, adorn), sites)| {
+                // A function names itself when it is printed (and a call
+                // of its own is on a cycle, which keeps its memo).
+                let sites: Vec<_> = (sites.iter())
+                    .filter(|(c, _)| *c != whole::Caller::Fn(rel, adorn))
+                    .collect();
+                let every_key = |c: &whole::Caller| {
+                    (sites.iter())
+                        .filter(|(d, a)| d == c && *a == Asked::Once)
+                        .count()
+                };
+                (sites.iter())
+                    .all(|(c, a)| *a != Asked::Repeatedly && lists(c) && every_key(c) <= 1)
+            })
+            .map(|(&call, _)| call)
+            .collect()
+    }
+
     /// Whether the list of all answers of `rel`, a relation of the program,
     /// is short: at most [`WHOLE_ROWS`] in the sampled states on average,
     /// or, where no sampled state has one, at most [`WHOLE_RELAXED`] tuples
@@ -515,7 +570,14 @@ impl Registry {
 
     /// The function computing derived relation `rel` called with `bound`.
     pub fn call(&mut self, rel: u32, bound: Adorn) -> Ident {
+        self.call_at(rel, bound, Asked::Repeatedly)
+    }
+
+    /// [`Registry::call`] from a place of the function being printed that
+    /// asks it as `asked` says.
+    pub fn call_at(&mut self, rel: u32, bound: Adorn, asked: Asked) -> Ident {
         self.graph.add(self.caller, whole::Caller::Fn(rel, bound));
+        (self.sites.entry((rel, bound)).or_default()).push((self.caller, asked));
         if let Some(name) = self.call_names.get(&(rel, bound)) {
             return name.clone();
         }

@@ -35,18 +35,38 @@ fn hex(w: u64) -> Literal {
 /// The module of `facts`.
 ///
 /// Its functions are printed twice where the first printing lists some
-/// relation whole and also asks it for the answers of given arguments: the
-/// second may read those from the list (see
-/// [`crate::backend::lifted::plan::Catalog::reads_whole`]).
+/// relation whole and also asks it for the answers of given arguments (the
+/// second may read those from the list: see
+/// [`crate::backend::lifted::plan::Catalog::reads_whole`]), or asks some
+/// call once per key of its callers (the second prints it without a memo:
+/// see [`Registry::asked_once`]).
 pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Path) -> Module {
     let fixed = fixed_legal_moves(program, facts);
     let sink = MoveSink::of(facts);
     let legal_sink = fixed.is_none().then_some(sink);
-    let (mut reg, mut queries, mut fns, mut fields) =
-        functions(program, facts, legal_sink, rt, Whole::default());
-    let whole = reg.graph.whole();
+    let (mut reg, mut queries, mut fns, mut fields) = functions(
+        program,
+        facts,
+        legal_sink,
+        rt,
+        (Whole::default(), Default::default()),
+    );
+    let (whole, once) = (reg.graph.whole(), reg.asked_once());
     if !whole.is_empty() {
-        (reg, queries, fns, fields) = functions(program, facts, legal_sink, rt, whole);
+        (reg, queries, fns, fields) = functions(
+            program,
+            facts,
+            legal_sink,
+            rt,
+            (whole.clone(), once.clone()),
+        );
+    }
+    // Reading whole lists changes the calls: what is asked once is read
+    // from the printing that reads them (printing without memos changes
+    // no call).
+    let asked = reg.asked_once();
+    if asked != reg.once {
+        (reg, queries, fns, fields) = functions(program, facts, legal_sink, rt, (whole, asked));
     }
     fields.of_state.push(quote! {
         #[doc = " A buffer for the goal value terms of a role."]
@@ -99,17 +119,19 @@ pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Pat
 }
 
 /// The queries and the relations' functions (with their evaluation's
-/// fields) printed with `whole` for [`Registry::whole`], and the registry
+/// fields) printed with `whole` for [`Registry::whole`] and `once` for
+/// [`Registry::once`], and the registry
 /// that records what they need (after them only read).
 fn functions(
     program: &Program,
     facts: &Facts,
     legal_sink: Option<MoveSink>,
     rt: &syn::Path,
-    whole: Whole,
+    (whole, once): (Whole, rustc_hash::FxHashSet<(u32, Adorn)>),
 ) -> (Registry, TokenStream, Vec<TokenStream>, Fields) {
     let mut reg = Registry::new(program, facts);
     reg.whole = whole;
+    reg.once = once;
     let queries = queries(program, facts, legal_sink, &mut reg, rt);
     let (fns, fields) = relation_fns(facts, &mut reg);
     (reg, queries, fns, fields)
@@ -487,7 +509,11 @@ fn derived_fn(
         });
         return off_cycle_test(memo_ty, (&name, &params, &doc), &bodies, precheck);
     }
-    let keys_ty = reg.dense_keys(facts, rel, adorn, &name);
+    let stateless = facts.stateless.get(rel as usize).copied() == Some(true);
+    let once = direct && !stateless && reg.once.contains(&(rel, adorn));
+    let keys_ty = (!once)
+        .then(|| reg.dense_keys(facts, rel, adorn, &name))
+        .flatten();
     // On a cycle, a call met again while it runs falls back to a closure
     // that answers it, or else to the component's fixpoint, computed whole
     // (`None` marks a running call).
@@ -517,7 +543,9 @@ fn derived_fn(
             recursive_test_fn(&m, active, fallback, precheck)
         }
         _ => {
-            let collect = if direct {
+            let collect = if once {
+                Collect::Once
+            } else if direct {
                 Collect::Direct
             } else {
                 Collect::Buffered {
@@ -955,6 +983,9 @@ enum Collect {
         stored: TokenStream,
     },
     Direct,
+    /// Direct, and not memoized: asked once per key (see
+    /// [`Registry::asked_once`]).
+    Once,
 }
 
 /// A call with answers: memoized, its answers a range of its arena.
@@ -976,6 +1007,7 @@ fn answers_fn(
         ..
     } = m;
     let memo_ty = m.memo_type(quote!((u32, u32)));
+    let once = matches!(collect, Collect::Once);
     // The queries' own relations are read by the queries, which set bits
     // or sort their answers anyway, and by tests: duplicates cost less
     // than sorting every list to remove them. Other lists are sorted only
@@ -996,6 +1028,16 @@ fn answers_fn(
             store_in_arena((memo, &pool, &arena), stored),
             answer_fields((memo, &pool, &arena), &w, memo_ty),
         ),
+        Collect::Once => (
+            quote!(let start = self.#arena.len();),
+            quote! {
+                if self.#arena.len() - start > UNSORTED_ANSWERS {
+                    dedup_from(&mut self.#arena, start);
+                }
+            },
+            quote!((start as u32, self.#arena.len() as u32)),
+            vec![quote!(#arena: ::std::vec::Vec<[u32; #w]>)],
+        ),
         Collect::Direct => (
             quote!(let start = self.#arena.len();),
             quote! {
@@ -1015,6 +1057,20 @@ fn answers_fn(
         ),
     };
     let dedup = if listed { quote!() } else { dedup };
+    if once {
+        let f = quote! {
+            #[doc = #doc]
+            /// Its answers are rows `start..end` of its arena; asked once
+            /// per key, it has no memo.
+            fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
+                #begin
+                #({ #bodies })*
+                #dedup
+                #end
+            }
+        };
+        return (f, fields);
+    }
     let f = quote! {
         #[doc = #doc]
         /// Its answers are rows `start..end` of its arena.
@@ -2413,5 +2469,47 @@ mod tests {
         assert_eq!(test("mover", 0b1), None);
         assert_eq!(test("reachable", 0b11), None);
         assert_eq!(test("from", 0b11), None);
+    }
+
+    #[test]
+    fn a_call_asked_once_per_key_of_memoized_callers_has_no_memo() {
+        use super::super::tests::{module_and_code, program_and_facts};
+        // `walk` counts the marked cells of a row, asking `add_one` once
+        // for each cell and count on the way (twice for the last cell, its
+        // rule run for it only); `goal` asks `pairs` in a loop over the
+        // neighbours of each cell; `walk2` asks `add_two` from two rules
+        // run for every key.
+        let (p, facts) = program_and_facts(
+            "(role r) (num 0) (num 1) (num 2) (num 3) (num 4)
+            (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+            (right 1 2) (right 2 3) (right 3 4) (right 4 1) (mark x) (mark o)
+            (init (cell 1 x)) (init (cell 2 o)) (init (cell 3 x)) (init (cell 4 b))
+            (<= (add_one ?c ?n ?m) (true (cell ?c x)) (succ ?n ?m))
+            (<= (add_one ?c ?n ?n) (true (cell ?c o)) (num ?n))
+            (<= (add_one ?c ?n ?n) (true (cell ?c b)) (num ?n))
+            (<= (walk 4 ?n ?m) (add_one 4 ?n ?m))
+            (<= (walk ?c ?n ?m) (add_one ?c ?n ?k) (walk_on ?c ?k ?m))
+            (<= (walk_on ?c ?k ?m) (right ?c ?d) (walk ?d ?k ?m))
+            (<= (colour ?c ?k) (true (cell ?c ?k)) (mark ?k))
+            (<= (pairs ?c ?k) (right ?c ?d) (colour ?d ?k) (colour ?c ?k))
+            (<= (legal r (put ?c)) (true (cell ?c b)))
+            (<= (next (cell ?c x)) (does r (put ?c)))
+            (<= (next (cell ?c ?k)) (true (cell ?c ?k)) (not (does r (put ?c))))
+            (<= terminal (walk 1 0 ?m) (distinct ?m 2))
+            (<= (goal r 100) (right ?c ?d) (pairs ?d ?k) (distinct ?c ?k))
+            (last 4)
+            (<= (add_two ?c ?n ?m) (true (cell ?c o)) (succ ?n ?m))
+            (<= (add_two ?c ?n ?n) (true (cell ?c x)) (num ?n))
+            (<= (add_two ?c ?n ?n) (true (cell ?c b)) (num ?n))
+            (<= (walk2 ?c ?n ?m) (last ?c) (add_two ?c ?n ?m))
+            (<= (walk2 ?c ?n ?m) (add_two ?c ?n ?k) (walk2_on ?c ?k ?m))
+            (<= (walk2_on ?c ?k ?m) (right ?c ?d) (walk2 ?d ?k ?m))
+            (<= terminal (walk2 1 0 ?m) (distinct ?m 3))",
+        );
+        let (_, code) = module_and_code(&p, &facts);
+        assert!(code.contains("fnadd_one_3_bbf("), "{code}");
+        assert!(!code.contains("memo_add_one_3_bbf"), "{code}");
+        assert!(code.contains("memo_pairs_2_bf"), "{code}");
+        assert!(code.contains("memo_add_two_3_bbf"), "{code}");
     }
 }

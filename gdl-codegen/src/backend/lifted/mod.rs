@@ -505,12 +505,15 @@ impl Registry {
         self.rules_work(facts, rel, adorn) + heads as f64
     }
 
-    /// The calls asked, in each evaluation, about once per key: from
-    /// functions that list answers (memoized, so run once per key), each
-    /// asking once per key of its own, in at most one rule run for every
-    /// key (others run for given constants only). merrills counts the
-    /// pieces by a walk of the board, asking each square's count once:
-    /// the memo of those calls cost more than their work.
+    /// The calls asked, in each evaluation, about once per key: from one
+    /// function that lists answers (memoized, so run once per key), in at
+    /// most two places asking once per key of the function, at most one
+    /// of them in a rule run for every key (the other runs for given
+    /// constants only). merrills counts the pieces by a walk of the board,
+    /// asking each square's count once (and the last square's twice): the
+    /// memo of those calls cost more than their work. Calls from several
+    /// places with constants (alexChess's pieces of a given player) meet
+    /// the same keys again.
     pub fn asked_once(&self) -> FxHashSet<(u32, Adorn)> {
         let lists = |c: &whole::Caller| match *c {
             whole::Caller::Fn(rel, adorn) => {
@@ -526,13 +529,12 @@ impl Registry {
                 let sites: Vec<_> = (sites.iter())
                     .filter(|(c, _)| *c != whole::Caller::Fn(rel, adorn))
                     .collect();
-                let every_key = |c: &whole::Caller| {
-                    (sites.iter())
-                        .filter(|(d, a)| d == c && *a == Asked::Once)
-                        .count()
-                };
-                (sites.iter())
-                    .all(|(c, a)| *a != Asked::Repeatedly && lists(c) && every_key(c) <= 1)
+                let every_key = sites.iter().filter(|(_, a)| *a == Asked::Once).count();
+                let one_caller = sites.iter().all(|(c, _)| *c == sites[0].0);
+                one_caller
+                    && sites.len() <= 2
+                    && every_key <= 1
+                    && (sites.iter()).all(|(c, a)| *a != Asked::Repeatedly && lists(c))
             })
             .map(|(&call, _)| call)
             .collect()

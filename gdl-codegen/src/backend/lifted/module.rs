@@ -543,10 +543,8 @@ fn derived_fn(
             recursive_test_fn(&m, active, fallback, precheck)
         }
         _ => {
-            let collect = if once {
-                Collect::Once
-            } else if direct {
-                Collect::Direct
+            let collect = if direct {
+                Collect::Direct { memoized: !once }
             } else {
                 Collect::Buffered {
                     pool,
@@ -982,10 +980,9 @@ enum Collect {
         pool: proc_macro2::Ident,
         stored: TokenStream,
     },
-    Direct,
-    /// Direct, and not memoized: asked once per key (see
+    /// Straight to the arena; memoized unless asked once per key (see
     /// [`Registry::asked_once`]).
-    Once,
+    Direct { memoized: bool },
 }
 
 /// A call with answers: memoized, its answers a range of its arena.
@@ -1007,7 +1004,7 @@ fn answers_fn(
         ..
     } = m;
     let memo_ty = m.memo_type(quote!((u32, u32)));
-    let once = matches!(collect, Collect::Once);
+    let once = matches!(collect, Collect::Direct { memoized: false });
     // The queries' own relations are read by the queries, which set bits
     // or sort their answers anyway, and by tests: duplicates cost less
     // than sorting every list to remove them. Other lists are sorted only
@@ -1028,56 +1025,61 @@ fn answers_fn(
             store_in_arena((memo, &pool, &arena), stored),
             answer_fields((memo, &pool, &arena), &w, memo_ty),
         ),
-        Collect::Once => (
-            quote!(let start = self.#arena.len();),
-            quote! {
-                if self.#arena.len() - start > UNSORTED_ANSWERS {
-                    dedup_from(&mut self.#arena, start);
-                }
-            },
-            quote!((start as u32, self.#arena.len() as u32)),
-            vec![quote!(#arena: ::std::vec::Vec<[u32; #w]>)],
-        ),
-        Collect::Direct => (
-            quote!(let start = self.#arena.len();),
-            quote! {
-                if self.#arena.len() - start > UNSORTED_ANSWERS {
-                    dedup_from(&mut self.#arena, start);
-                }
-            },
-            quote! {
-                let answers = (start as u32, self.#arena.len() as u32);
-                self.#memo.insert(key, answers);
-                answers
-            },
-            vec![
-                quote!(#memo: #memo_ty),
-                quote!(#arena: ::std::vec::Vec<[u32; #w]>),
-            ],
-        ),
+        Collect::Direct { memoized } => {
+            let arena_field = quote!(#arena: ::std::vec::Vec<[u32; #w]>);
+            let (end, fields) = if memoized {
+                (
+                    quote! {
+                        let answers = (start as u32, self.#arena.len() as u32);
+                        self.#memo.insert(key, answers);
+                        answers
+                    },
+                    vec![quote!(#memo: #memo_ty), arena_field],
+                )
+            } else {
+                (
+                    quote!((start as u32, self.#arena.len() as u32)),
+                    vec![arena_field],
+                )
+            };
+            (
+                quote!(let start = self.#arena.len();),
+                quote! {
+                    if self.#arena.len() - start > UNSORTED_ANSWERS {
+                        dedup_from(&mut self.#arena, start);
+                    }
+                },
+                end,
+                fields,
+            )
+        }
     };
     let dedup = if listed { quote!() } else { dedup };
-    if once {
-        let f = quote! {
-            #[doc = #doc]
-            /// Its answers are rows `start..end` of its arena; asked once
-            /// per key, it has no memo.
-            fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
-                #begin
-                #({ #bodies })*
-                #dedup
-                #end
-            }
-        };
-        return (f, fields);
-    }
+    let (lookup, note) = if once {
+        (
+            quote!(),
+            quote! {
+                /// Its answers are rows `start..end` of its arena; asked once
+                /// per key, it has no memo.
+            },
+        )
+    } else {
+        (
+            quote! {
+                let key = [#(#params),*];
+                #lookup
+                #pending
+            },
+            quote! {
+                /// Its answers are rows `start..end` of its arena.
+            },
+        )
+    };
     let f = quote! {
         #[doc = #doc]
-        /// Its answers are rows `start..end` of its arena.
+        #note
         fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
-            let key = [#(#params),*];
             #lookup
-            #pending
             #begin
             #({ #bodies })*
             #dedup

@@ -1,0 +1,234 @@
+//! Bit-set scans and masks over a state's words: testing a bit, iterating
+//! the bits set in a state, a span and filters ([`SetBits`]), or-ing them
+//! into another set, and the bits of one word ([`Bits`]).
+
+use super::span::Span;
+
+/// Whether bit `b` of `state` is set (`NONE`, no fluent's bit, is not).
+#[inline(always)]
+pub fn bit_set(state: &[u64], b: u32) -> bool {
+    state
+        .get((b >> 6) as usize)
+        .is_some_and(|w| (w >> (b & 63)) & 1 != 0)
+}
+
+/// The positions of the bits set in both `state` and `span`, in order.
+#[inline]
+pub fn set_bits_in(state: &[u64], span: Span) -> SetBits<'_, 0> {
+    set_bits_filtered(state, span, [])
+}
+
+/// The word `w` of the state's words in `span` (none outside it).
+#[inline]
+fn word_of(span: &Span, w: usize) -> u64 {
+    span.words
+        .get(w.wrapping_sub(span.first))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// The positions of the bits set in `state`, `span` and every one of
+/// `filters`, in order: a scan whose static tests are masks (see the
+/// lifted back end's filters).
+#[inline]
+pub fn set_bits_filtered<const N: usize>(
+    state: &[u64],
+    span: Span,
+    filters: [Span; N],
+) -> SetBits<'_, N> {
+    // The span's words and the state's, cut to the same length: a word
+    // past the state's end has no fluent.
+    let state = state.get(span.first..).unwrap_or(&[]);
+    let n = state.len().min(span.words.len());
+    let mut scan = SetBits {
+        state: &state[..n],
+        masks: &span.words[..n],
+        first: span.first,
+        filters,
+        at: 0,
+        bits: 0,
+    };
+    if n > 0 {
+        scan.bits = scan.word(0);
+    }
+    scan
+}
+
+/// The iterator of [`set_bits_filtered`]: the word it is at and that
+/// word's bits not yet given. Most spans are one word (a value's fluents
+/// side by side), where the word is read once, on creation, and the scan
+/// ends when its bits do.
+#[derive(Clone, Debug)]
+pub struct SetBits<'a, const N: usize> {
+    /// The state's words in the span.
+    state: &'a [u64],
+    /// The span's words, as many.
+    masks: &'static [u64],
+    /// The index in the state of the span's first word.
+    first: usize,
+    filters: [Span; N],
+    /// The index of the current word in the span.
+    at: usize,
+    /// The current word's bits not yet given.
+    bits: u64,
+}
+
+impl<const N: usize> SetBits<'_, N> {
+    /// Word `i` of the span (`i` below its length): the state's, masked by
+    /// the span and filters.
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        let s = self.state[i] & self.masks[i];
+        let w = self.first + i;
+        self.filters.iter().fold(s, |b, f| b & word_of(f, w))
+    }
+}
+
+impl<const N: usize> Iterator for SetBits<'_, N> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        while self.bits == 0 {
+            self.at += 1;
+            // The two lengths are equal; testing both lets the compiler
+            // drop `word`'s bounds checks.
+            if self.at >= self.state.len() || self.at >= self.masks.len() {
+                return None;
+            }
+            self.bits = self.word(self.at);
+        }
+        let b = self.bits.trailing_zeros();
+        self.bits &= self.bits - 1;
+        Some((self.first + self.at) as u32 * 64 + b)
+    }
+}
+
+/// Sets in `out` the bits set in `state`, `span` and every one of
+/// `filters`: a `next` rule that keeps the fluents a filtered scan meets,
+/// a word at a time.
+#[inline]
+pub fn or_bits_in<const N: usize>(out: &mut [u64], state: &[u64], span: Span, filters: [Span; N]) {
+    for (i, &m) in span.words.iter().enumerate() {
+        let w = span.first + i;
+        let (Some(&s), Some(o)) = (state.get(w), out.get_mut(w)) else {
+            return;
+        };
+        *o |= filters.iter().fold(s & m, |b, f| b & word_of(f, w));
+    }
+}
+
+/// The positions of the set bits of a word, lowest first (the generated
+/// code's and the reference engines' bit iteration).
+#[derive(Copy, Clone, Debug)]
+pub struct Bits(pub u64);
+
+impl Iterator for Bits {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::span::{value_span, value_spans};
+    use super::*;
+
+    #[test]
+    fn set_bits_lists_the_common_bits_in_order() {
+        let s = [0b1011u64, 1 << 63];
+        static M: [u64; 2] = [0b0011, u64::MAX];
+        let m = Span {
+            first: 0,
+            words: &M,
+        };
+        assert_eq!(set_bits_in(&s, m).collect::<Vec<_>>(), vec![0, 1, 127]);
+    }
+
+    #[test]
+    fn a_filtered_scan_skips_words_left_empty_and_stops_at_the_span_s_end() {
+        // Three words of span from word 1; the filter (over words 0..4)
+        // empties the middle one; the state's word past the span is set.
+        static WORDS: [u64; 3] = [u64::MAX, u64::MAX, 0b1010];
+        let span = Span {
+            first: 1,
+            words: &WORDS,
+        };
+        static FILTER: [u64; 4] = [u64::MAX, 0b0011, 0, u64::MAX];
+        let filter = Span {
+            first: 0,
+            words: &FILTER,
+        };
+        let state = [u64::MAX, 0b0110, 0b1111, 0b1110, u64::MAX];
+        let bits: Vec<u32> = set_bits_filtered(&state, span, [filter]).collect();
+        assert_eq!(bits, vec![65, 193, 195]);
+        // A filter shorter than the span reads as zero past its end.
+        static SHORT: [u64; 1] = [u64::MAX];
+        let short = Span {
+            first: 1,
+            words: &SHORT,
+        };
+        let bits: Vec<u32> = set_bits_filtered(&state, span, [short]).collect();
+        assert_eq!(bits, vec![65, 66]);
+        // A span past the state's end gives nothing there.
+        let beyond = Span {
+            first: 4,
+            words: &WORDS,
+        };
+        assert_eq!(
+            set_bits_in(&state, beyond).collect::<Vec<_>>(),
+            (256..320).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn set_bits_in_reads_the_span_s_words_only() {
+        static WORDS: [u64; 2] = [0b0110, 1];
+        let span = Span {
+            first: 1,
+            words: &WORDS,
+        };
+        let state = [u64::MAX, 0b0100, 0b11];
+        assert_eq!(set_bits_in(&state, span).collect::<Vec<_>>(), vec![66, 128]);
+        assert_eq!(set_bits_in(&state, Span::EMPTY).count(), 0);
+        let vals = [3, 7];
+        static SPANS: [Span; 2] = [
+            Span::EMPTY,
+            Span {
+                first: 2,
+                words: &[1],
+            },
+        ];
+        assert_eq!(value_span(&vals, &SPANS, 7).first, 2);
+        assert_eq!(value_span(&vals, &SPANS, 5).words.len(), 0);
+        // Two arguments of values [3, 7] and [1, 2]: spans by rank pairs,
+        // the first argument's rank most significant.
+        static PAIRS: [Span; 4] = [
+            Span::EMPTY,
+            Span::EMPTY,
+            Span {
+                first: 1,
+                words: &[4],
+            },
+            Span::EMPTY,
+        ];
+        let (first, second) = ([3, 7], [1, 2]);
+        assert_eq!(value_spans([&first, &second], &PAIRS, [7, 1]).first, 1);
+        assert_eq!(
+            value_spans([&first, &second], &PAIRS, [7, 2]).words.len(),
+            0
+        );
+        assert_eq!(
+            value_spans([&first, &second], &PAIRS, [4, 1]).words.len(),
+            0
+        );
+    }
+}

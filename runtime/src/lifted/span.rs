@@ -1,0 +1,88 @@
+//! [`Span`]: the run of a state's words a scan reads, and the lookups of
+//! the span of the fluents with given argument values.
+
+use super::NONE;
+
+/// A mask over the state's words that is zero outside `first..first +
+/// words.len()`: a scan reads those words only (the fluents of one functor,
+/// or with one value at an argument, are often a run of the text order).
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    /// The index of the first word.
+    pub first: usize,
+    /// The words from there on.
+    pub words: &'static [u64],
+}
+
+impl Span {
+    /// No fluent.
+    pub const EMPTY: Span = Span {
+        first: 0,
+        words: &[],
+    };
+}
+
+/// The span of the fluents whose argument has value `v`: `spans[k]` where
+/// `vals[k] == v` (`vals` sorted); no fluent when `v` is not among `vals`.
+#[inline]
+pub fn value_span(vals: &[u32], spans: &'static [Span], v: u32) -> Span {
+    match vals.binary_search(&v) {
+        Ok(k) => spans[k],
+        Err(_) => Span::EMPTY,
+    }
+}
+
+/// The span of the fluents whose argument has value `v`: `spans[k]` where
+/// `ranks[v] == k` (`NONE` for a value no fluent has there): one read,
+/// where [`value_span`] searches.
+#[inline]
+pub fn ranked_span(ranks: &[u32], spans: &'static [Span], v: u32) -> Span {
+    let k = ranks.get(v as usize).map_or(NONE, |&k| k);
+    spans.get(k as usize).copied().unwrap_or(Span::EMPTY)
+}
+
+/// The span of the fluents whose arguments have values `vs`: `spans[k]`
+/// where `k` combines the ranks of `vs[i]` in `vals[i]` (each sorted), the
+/// first most significant; no fluent when a value is not among its `vals`.
+#[inline]
+pub fn value_spans<const N: usize>(
+    vals: [&[u32]; N],
+    spans: &'static [Span],
+    vs: [u32; N],
+) -> Span {
+    let mut k = 0;
+    for i in 0..N {
+        match vals[i].binary_search(&vs[i]) {
+            Ok(r) => k = k * vals[i].len() + r,
+            Err(_) => return Span::EMPTY,
+        }
+    }
+    spans.get(k).copied().unwrap_or(Span::EMPTY)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranked_span_reads_a_value_s_rank_and_no_span_for_others() {
+        static WORDS: [u64; 2] = [1, 2];
+        static SPANS: [Span; 2] = [
+            Span {
+                first: 0,
+                words: &WORDS,
+            },
+            Span {
+                first: 1,
+                words: &WORDS,
+            },
+        ];
+        // Values 1 and 3 have ranks 0 and 1.
+        let ranks = [NONE, 0, NONE, 1];
+        assert_eq!(ranked_span(&ranks, &SPANS, 3).first, 1);
+        assert_eq!(ranked_span(&ranks, &SPANS, 1).first, 0);
+        for v in [0, 2, 4, NONE] {
+            assert!(ranked_span(&ranks, &SPANS, v).words.is_empty());
+        }
+    }
+}

@@ -414,6 +414,14 @@ impl Session {
         self.compiled.get_or_init(|| emit::Compiled::new(gp))
     }
 
+    /// The lifted back end's plan of the game as text (see
+    /// [`lifted::plan::LiftedPlan::summary`]), whichever back end the
+    /// session chose.
+    pub fn lifted_plan(&self) -> Result<String, CodegenError> {
+        let program = &self.valid()?.program;
+        lifted::plan_summary(program, &self.options.budget).map_err(CodegenError::Lifted)
+    }
+
     /// The generated module as tokens.
     pub fn module(&self) -> Result<Module, CodegenError> {
         match self.backend()?.0 {

@@ -1,6 +1,6 @@
 //! The one join-order heuristic, shared by the grounder's bottom-up joins
 //! (`ground::plan`) and the lifted back end's compiled plans
-//! (`backend::lifted::plan`): greedily, a test as soon as its variables are
+//! (`backend::lifted::join_order`): greedily, a test as soon as its variables are
 //! bound (`distinct`, negations, fully bound literals: cheap, and they prune
 //! early), else the positive literal expected to produce fewest solutions.
 //! Each caller estimates a literal's yield its own way: the grounder from

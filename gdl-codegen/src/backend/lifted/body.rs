@@ -4,9 +4,9 @@
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::plan::{Adorn, Source, Step};
+use super::join_order::{Adorn, Source, Step};
 use super::prejoin::{self, Column, Prejoin};
-use super::{Asked, Registry};
+use super::Registry;
 use crate::lifted::Pat;
 
 /// A wrapper around the code that follows it.
@@ -50,8 +50,6 @@ pub struct Body<'r> {
     /// Terms and bits the body's solution will ask for (its head's), which
     /// a static join may give.
     wanted: Vec<Column>,
-    /// The patterns the function's parameters matched.
-    params: Vec<Pat>,
 }
 
 /// The identifier of rule variable `v`.
@@ -83,7 +81,6 @@ impl<'r> Body<'r> {
             within,
             columns: Vec::new(),
             wanted: Vec::new(),
-            params: Vec::new(),
         }
     }
 
@@ -107,7 +104,6 @@ impl<'r> Body<'r> {
             match s {
                 Step::Param { index, pat } => {
                     let p = param(*index);
-                    self.params.push(pat.clone());
                     self.matching(pat, quote!(#p));
                 }
                 Step::Distinct(a, b) => {
@@ -259,7 +255,7 @@ impl<'r> Body<'r> {
 
     /// Adds a literal, evaluated with what is bound now.
     pub fn literal_now(&mut self, source: Source, rel: u32, args: &[Pat], negated: bool) {
-        let bound = super::plan::adornment(args, &self.bound);
+        let bound = super::join_order::adornment(args, &self.bound);
         let bound = if negated {
             (1 << args.len()) - 1
         } else {
@@ -447,13 +443,8 @@ impl<'r> Body<'r> {
                 }
             }
             Source::Derived => {
-                let test = all || bound & super::plan::EXISTS != 0;
-                let asked = if test {
-                    Asked::Repeatedly
-                } else {
-                    self.asked(args, &keys)
-                };
-                let f = self.reg.call_at(rel, bound, asked);
+                let test = all || bound & super::join_order::EXISTS != 0;
+                let f = self.reg.call_name(rel, bound);
                 if test {
                     self.wraps
                         .push(Wrap::If(quote!(#not self.#f(#(#key_vals),*))));
@@ -495,26 +486,6 @@ impl<'r> Body<'r> {
                     self.match_row(&row, args, &cols, 0);
                 }
             }
-        }
-    }
-
-    /// How often a call here, with `args` (the `keys` bound), is made per
-    /// key of the function: once outside any loop where each parameter of
-    /// the function is a variable among the keys (another key of the
-    /// function, another key of the call) or a constant (the rule runs for
-    /// that value only).
-    fn asked(&self, args: &[Pat], keys: &[usize]) -> Asked {
-        let keyed = |p: &Pat| match p {
-            Pat::Ground(_) => true,
-            Pat::Var(_) => keys.iter().any(|&i| &args[i] == p),
-            Pat::Func(..) => false,
-        };
-        if self.wraps.iter().any(|w| matches!(w, Wrap::For(..))) || !self.params.iter().all(keyed) {
-            Asked::Repeatedly
-        } else if self.params.iter().any(|p| matches!(p, Pat::Ground(_))) {
-            Asked::OnceForConstants
-        } else {
-            Asked::Once
         }
     }
 

@@ -21,7 +21,7 @@
 
 use crate::lifted::{CRule, Lit, Pat};
 
-use super::plan::{Adorn, EXISTS};
+use super::join_order::{Adorn, EXISTS};
 
 /// How a list of `rel` with a key is computed as a closure.
 pub enum Closure {

@@ -2,6 +2,7 @@
 //! fluents and moves (the one-step relaxed fixpoint over the relations they
 //! depend on), the static relations' tuples and the initial state.
 
+use super::cost::{LIFTED_WORK_FACTOR, MAX_DEFERRALS, MAX_RELAXED_ROWS};
 use rustc_hash::FxHashMap;
 
 use super::{defer, factor, guards, hybrid, sample};
@@ -12,10 +13,6 @@ use crate::ground::db::NONE;
 use crate::ground::domains::{self, Domains, Relaxation, Scope};
 use crate::lifted::terms::{header, Kind};
 use crate::lifted::{CRule, Lit, Pat};
-
-/// How many times the grounder's join work the domain computation of the
-/// lifted back end may do (chess.kif needs about 3.5 times the default).
-pub const LIFTED_WORK_FACTOR: u64 = 8;
 
 /// Every ground term the generated code can meet, numbered: ids in the
 /// generated code are indices here (arguments before the terms holding
@@ -350,13 +347,6 @@ fn built_leaves(program: &Program, deferred: &[bool]) -> Vec<Option<Vec<u32>>> {
     }
     out
 }
-
-/// Largest relaxed extension kept for the planner's estimates.
-pub const MAX_RELAXED_ROWS: usize = 50_000;
-
-/// Most relations [`relaxed_domains`] tries leaving to run time, one at a
-/// time, before it gives up.
-const MAX_DEFERRALS: usize = 8;
 
 /// The relaxed fixpoint of what the inputs depend on. A relation whose
 /// derivation goes over the budget is derived loosely if it is dynamic

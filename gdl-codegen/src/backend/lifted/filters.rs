@@ -17,18 +17,12 @@ use quote::{format_ident, quote};
 use rustc_hash::FxHashSet;
 
 use super::facts::Facts;
+use super::join_order::{Source, Step};
 use super::layout::Layout;
-use super::plan::{Source, Step};
 use super::terms::Dense;
 use super::Registry;
 use crate::backend::common::format::DataArray;
 use crate::lifted::Pat;
-
-/// Largest table of one filter's masks, in words.
-pub const MAX_FILTER_WORDS: usize = 1 << 12;
-
-/// Largest total of the filters' tables of a game, in words (256 KB).
-pub const MAX_FILTERS_WORDS: usize = 1 << 15;
 
 /// Where an argument of a filter's test comes from.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

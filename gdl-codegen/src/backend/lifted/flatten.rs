@@ -28,15 +28,9 @@
 //! terms the variable may stand for), nor where a rule would be copied
 //! more than [`MAX_COPIES`] times. The pass repeats for nested compounds.
 
+use super::cost::{MAX_COPIES, MAX_SPLITS};
 use crate::front::ir::{Atom, Literal, PredId, Program, Rule, Term};
 use crate::front::symbols::Sym;
-
-/// Relations rewritten at most, counting each nested position again.
-const MAX_SPLITS: usize = 1024;
-
-/// Copies of one rule a rewrite may make (functors to the power of the
-/// variables it replaces).
-const MAX_COPIES: usize = 4;
 
 /// A position of a relation to flatten, with the functors its heads have
 /// there (name and arity), in order.

@@ -13,6 +13,8 @@
 //! that a guard is a small table, and a guard that would refuse less than
 //! half of the argument combinations is not kept.
 
+use super::cost;
+use super::cost::{MAX_GUARD_TUPLES, MAX_GUARD_WORK, MAX_PASSING_GROWTH, MAX_RELAYS};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::scc::tarjan;
@@ -20,16 +22,6 @@ use crate::ground::budget::Budget;
 use crate::ground::db::Relation;
 use crate::ground::domains::Domains;
 use crate::lifted::{CRule, Lit, Pat};
-
-/// Most tuples the guards of one component may derive.
-const MAX_GUARD_TUPLES: usize = 600_000;
-
-/// Join work the guards of one component may do, in atoms tried.
-const MAX_GUARD_WORK: u64 = 20_000_000;
-
-/// Most relays whose guards are derived (each within the budget above):
-/// chess.kif tries 11.
-const MAX_RELAYS: usize = 32;
 
 /// A guard: a static relation of the domain database over some of the
 /// guarded relation's arguments.
@@ -295,7 +287,7 @@ fn narrow(of: u32, tuples: Vec<Vec<u32>>) -> Option<Guard> {
     let combinations: f64 = (0..columns.len())
         .map(|c| distinct(&rows, c) as f64)
         .product();
-    if columns.is_empty() || rows.len() as f64 * 2.0 > combinations {
+    if columns.is_empty() || rows.len() as f64 * cost::GUARD_MIN_REFUSED > combinations {
         return None;
     }
     let density = rows.len() as f64 / combinations;
@@ -308,10 +300,6 @@ fn narrow(of: u32, tuples: Vec<Vec<u32>>) -> Option<Guard> {
         tuples,
     })
 }
-
-/// How many times the combinations a guard lets pass its narrowed form
-/// may let pass.
-const MAX_PASSING_GROWTH: f64 = 1.25;
 
 /// Drops, one at a time, the columns without which the guard lets pass at
 /// most [`MAX_PASSING_GROWTH`] times the share of its combinations it let

@@ -7,7 +7,7 @@
 //! plan may run first (it is among the tests its plan runs before any
 //! enumeration, which commute) is run once, around all of them.
 
-use super::plan::{argument_params, Adorn, Step};
+use super::join_order::{argument_params, Adorn, Step};
 use crate::lifted::Pat;
 
 /// The tests every one of `plans` (each a rule's plan for one call) runs
@@ -136,7 +136,7 @@ fn for_each_pat(s: &Step, mut f: impl FnMut(&Pat)) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::plan::Source;
+    use super::super::join_order::Source;
     use super::*;
 
     fn param(index: usize, v: u32) -> Step {

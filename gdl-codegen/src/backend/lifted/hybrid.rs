@@ -16,6 +16,8 @@
 //! An atom's arguments, with its number, make a static relation (`table`),
 //! through which calls with any arguments bound find their atoms.
 
+use super::cost;
+use super::cost::{MAX_ARITY, MAX_ATOM_CONJUNCTIONS, MAX_CONJUNCTIONS, MAX_WORK};
 use std::collections::BTreeMap;
 
 use proc_macro2::{Literal, TokenStream};
@@ -27,20 +29,6 @@ use super::layout::Layout;
 use super::Registry;
 use crate::ground::db::NONE;
 use crate::lifted::{CRule, Lit, Pat};
-
-/// Most conjunctions one relation's atoms may have in all.
-const MAX_CONJUNCTIONS: usize = 4096;
-
-/// Most conjunctions one atom may have: a test walks them all when it fails.
-const MAX_ATOM_CONJUNCTIONS: usize = 256;
-
-/// Most candidate bindings the grounding of one relation may try.
-const MAX_WORK: u64 = 2_000_000;
-
-/// Largest arity of a relation grounded: its atom table has one column
-/// more, and a call's bound columns are bits of an `Adorn` below
-/// `plan::EXISTS`.
-const MAX_ARITY: usize = 30;
 
 /// A relation's ground form.
 #[derive(Debug)]
@@ -694,7 +682,7 @@ pub fn test_work(h: &Hybrid) -> f64 {
         .iter()
         .map(|cs| atom_tests(cs, |f| f).len())
         .sum();
-    0.5 * tests as f64 / h.atoms.len().max(1) as f64
+    cost::ATOM_TEST_PRICE * tests as f64 / h.atoms.len().max(1) as f64
 }
 
 #[cfg(test)]

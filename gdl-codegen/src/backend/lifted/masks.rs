@@ -7,6 +7,7 @@
 //! bound reads the one or two fluents of that square, where a mask on `?x`
 //! alone would give the whole column to test `?y` on.
 
+use super::cost::MAX_RANKED_ID;
 use std::collections::BTreeMap;
 
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -14,13 +15,8 @@ use quote::{format_ident, quote};
 
 use super::facts::Facts;
 use super::layout::Layout;
-use super::module::mask_span;
+use super::tables::mask_span;
 use super::terms::{domains, rank_table, Dense};
-
-/// Term ids below which a position's values are ranked by a table indexed
-/// by id (`RANKS_f_p`, at most 16 KB), where a search of its sorted values
-/// took four to six steps (chess.kif's piece types).
-const MAX_RANKED_ID: u32 = 4096;
 
 /// Whether a mask on one position whose fluents hold `values` (sorted)
 /// there finds a value's rank by a table indexed by id ([`MAX_RANKED_ID`]).

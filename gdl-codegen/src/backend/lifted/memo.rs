@@ -10,21 +10,16 @@
 //! should rule out) still work: the dense table keeps them in a hash table
 //! of its own, so that no answer depends on the extension being complete.
 
+use super::cost::{MAX_DENSE_SLOTS, MAX_DOMAIN_DEPTH};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::facts::Facts;
-use super::plan::Adorn;
+use super::join_order::Adorn;
 use super::terms::{domains, Dense};
 use super::Registry;
 use crate::backend::common::format::DataArray;
 use crate::lifted::{CRule, Lit, Pat};
-
-/// Most slots of a dense memo table. A slot holds a stamp and a value (at
-/// most 16 bytes), so a table stays within 64 KiB; a call whose bound
-/// arguments could take more combinations keeps a hash table, sized by the
-/// calls a state makes rather than by the combinations possible.
-pub const MAX_DENSE_SLOTS: usize = 1 << 12;
 
 /// A dense key type to print: its name, the call it serves and its
 /// arguments' domains.
@@ -164,10 +159,6 @@ fn fluent_column(facts: &Facts, fid: Option<u32>, args: &[Pat], v: u32) -> Optio
         .map(|&t| u.args[t as usize].as_slice());
     column(of, args, v)
 }
-
-/// How many relations deep [`Registry::head_domain`] looks through derived
-/// relations' heads (which may recurse) for a variable's values.
-const MAX_DOMAIN_DEPTH: u32 = 4;
 
 /// The type of a memo table of values `value` for keys of `k` numbers:
 /// dense over `keys` if there is such a type.

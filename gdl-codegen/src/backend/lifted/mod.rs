@@ -8,7 +8,7 @@
 //! - [`hybrid`]: relations of the state and static tables grounded, each
 //!   atom a disjunction of conjunctions of fluents, for the calls where
 //!   that costs less than the rules' plans;
-//! - [`plan`]: a join order per rule and per adornment (pattern of bound
+//! - [`join_order`]: a join order per rule and per adornment (pattern of bound
 //!   arguments) a query calls it with;
 //! - [`body`]: a plan as nested loops and tests, a scan's static tests as
 //!   masks ([`filters`]) and its static joins as tables by fluent
@@ -25,30 +25,46 @@
 //! text order) and a move an id in text order, as in the ground back end, so
 //! matches replay identically on both.
 
+mod answers;
 pub mod body;
+pub mod call_graph;
 pub mod closure;
+pub mod cost;
 pub mod defer;
+mod evaluation;
 pub mod factor;
 pub mod facts;
 pub mod filters;
 pub mod flatten;
+mod functions;
+mod game_impl;
 pub mod guards;
 pub mod hoist;
 pub mod hybrid;
 pub mod implied;
+pub mod join_order;
 pub mod layout;
 pub mod masks;
 pub mod memo;
 pub mod module;
 pub mod plan;
+pub mod planner;
 pub mod prejoin;
+mod queries;
+mod recursion;
+mod rule_bodies;
 pub mod sample;
 pub mod statics;
+pub mod summary;
+mod tables;
 pub mod terms;
-pub mod whole;
 pub mod widen;
 
-use std::collections::{BTreeMap, BTreeSet};
+use cost::{
+    FEW_ROWS, FEW_SAMPLED_ROWS, GROUND_MARGIN, MAX_VALUE_MASK_WORDS, MOVE_SEEDED_ROWS,
+    VALUES_FROM_ROWS, WHOLE_RELAXED, WHOLE_ROWS,
+};
+use std::collections::BTreeSet;
 use std::fmt;
 
 use proc_macro2::Ident;
@@ -61,7 +77,7 @@ use crate::front::ir::{Keyword, Program};
 use crate::front::symbols::Sym;
 use crate::ground::budget::{Budget, GroundError};
 use facts::Facts;
-use plan::{Adorn, Catalog, Source};
+use join_order::{Adorn, Catalog, Source};
 
 /// Why the lifted back end could not compile a game.
 #[derive(Clone, Debug)]
@@ -99,33 +115,15 @@ pub fn module(
     Ok(module::build(&program, &facts, opts, &rt))
 }
 
-/// Static tables of at most this many tuples give the values of the
-/// variables in their literals (see [`plan::Catalog::var_values`]).
-const VALUES_FROM_ROWS: usize = 1 << 12;
-
-/// A bound call reads its relation's whole list (computed in the state
-/// anyway) only where the sampled states have at most this many answers on
-/// average: filtering the list then costs a few comparisons, where the call
-/// runs the relation's rules again (alexChess's `check` of a given king, of
-/// which the queries list every one).
-pub const WHOLE_ROWS: f64 = 16.0;
-
-/// How a place in a function asks for a call, per key of the function.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Asked {
-    /// Maybe many times: in a loop, or with keys that do not name each
-    /// parameter of the function.
-    Repeatedly,
-    /// At most once, in a rule that runs for every key of the function.
-    Once,
-    /// At most once, in a rule that runs only for keys with some given
-    /// constants (merrills' count for its last square).
-    OnceForConstants,
+/// The plan of a valid program's lifted module, as text (see
+/// [`plan::LiftedPlan::summary`]).
+pub fn plan_summary(program: &Program, budget: &Budget) -> Result<String, LiftedError> {
+    let program = flatten::flatten(program);
+    let facts = Facts::compute(&program, budget).map_err(LiftedError::Domains)?;
+    let legal = queries::fixed_legal_moves(&program, &facts).is_none();
+    let (plan, _) = planner::plan(&program, &facts, legal);
+    Ok(plan.summary(&program, &facts))
 }
-
-/// The same for a relation no sampled state has: where its relaxed
-/// extension (every tuple it could have) has at most this many.
-const WHOLE_RELAXED: usize = 256;
 
 /// A call in the planner's memos: the relation, its bound arguments and
 /// the component being printed (which changes where relations are read
@@ -170,16 +168,10 @@ pub struct Registry {
     /// Distinct values of each (functor id, argument) among the fluents,
     /// sorted.
     fluent_values: FxHashMap<(u32, usize), Vec<u32>>,
-    /// Derived functions asked for, in order of first call.
-    calls: Vec<(u32, Adorn)>,
     /// The key types of the dense memo tables, in order of creation.
     dense_keys: Vec<memo::DenseKeys>,
-    /// Their names.
-    call_names: BTreeMap<(u32, Adorn), Ident>,
     /// Per relation, its component when it is on a cycle.
     comp_of: Vec<Option<usize>>,
-    /// Components whose tables are read.
-    comps: BTreeSet<usize>,
     /// Components every base rule of which reads the joint move: their
     /// tables hold what one move sets off (reversi's flipped discs), small
     /// enough to compute whole from the move on, where asking for each
@@ -222,7 +214,7 @@ pub struct Registry {
     distinct: std::cell::RefCell<FxHashMap<(u32, Adorn), usize>>,
     /// The component whose fixpoint is being printed: its relations are
     /// read from their tables.
-    within: Option<usize>,
+    pub within: Option<usize>,
     /// Whether rules build terms at run time (see [`defer`]): terms outside
     /// the universe live in the evaluation's store.
     pub run_time_terms: bool,
@@ -249,21 +241,13 @@ pub struct Registry {
     /// Whether each relation with a ground form (see [`hybrid`]), called
     /// with an adornment, is compiled ground, as chosen so far.
     ground: FxHashMap<(u32, Adorn), bool>,
-    /// The function being printed.
-    pub caller: whole::Caller,
-    /// The calls printed so far.
-    pub graph: whole::CallGraph,
+    /// The function being planned, whose whole lists [`Catalog::reads_whole`]
+    /// reads (set by [`planner`]).
+    pub caller: call_graph::Node,
     /// Per function, the relations whose whole list it reads where it asks
-    /// for some bound arguments, as a first build found (see
-    /// [`module::build`]), for [`Catalog::reads_whole`].
-    pub whole: whole::Whole,
-    /// Per call (relation and adornment), where it is asked: the function
-    /// and how often per key of that function (see [`Registry::call_at`]).
-    sites: FxHashMap<(u32, Adorn), Vec<(whole::Caller, Asked)>>,
-    /// The calls a first build found asked at most once or twice per key
-    /// in an evaluation (see [`Registry::asked_once`]): a memo table would
-    /// only be written.
-    pub once: FxHashSet<(u32, Adorn)>,
+    /// for some bound arguments, as the last round of the planner found
+    /// (see [`planner`]), for [`Catalog::reads_whole`].
+    pub whole: call_graph::Whole,
 }
 
 impl Registry {
@@ -348,11 +332,8 @@ impl Registry {
             prejoin_words: 0,
             fluent_args,
             ground: FxHashMap::default(),
-            caller: whole::Caller::State,
-            graph: whole::CallGraph::default(),
-            whole: whole::Whole::default(),
-            sites: FxHashMap::default(),
-            once: FxHashSet::default(),
+            caller: call_graph::Node::State,
+            whole: call_graph::Whole::default(),
             init_tuples,
             sampled_fluents: sampled_fluents(facts),
             names,
@@ -380,12 +361,9 @@ impl Registry {
             held: BTreeSet::new(),
             bits: BTreeSet::new(),
             fluent_values,
-            calls: Vec::new(),
             dense_keys: Vec::new(),
-            call_names: BTreeMap::new(),
             move_seeded: move_seeded(facts, &cycles(facts, n), kw(Keyword::Does)),
             comp_of: cycles(facts, n),
-            comps: BTreeSet::new(),
             true_rel: kw(Keyword::True),
             terminal_rel: kw(Keyword::Terminal),
             does_rel: kw(Keyword::Does),
@@ -444,12 +422,6 @@ impl Registry {
         static_table_name(&self.names[rel as usize], bound, self.arity[rel as usize])
     }
 
-    /// How much cheaper a call's ground form must be estimated than its
-    /// lifted plans to be chosen: where the two are close (breakthrough's
-    /// `cellempty ?x ?y`, two fluents clear, against the same two tests
-    /// lifted), the lifted code, inlined, measured a little faster.
-    const GROUND_MARGIN: f64 = 1.25;
-
     /// Whether relation `rel` called with `adorn` is compiled ground: it
     /// has a ground form (see [`hybrid`]) and testing the atoms a call
     /// finds costs less than its rules' plans. A call with arguments free
@@ -476,18 +448,18 @@ impl Registry {
             let lifted = self.rules_work(facts, rel, adorn);
             // Finding the atoms: a rank lookup per bound argument.
             let lookup = 1.0 + keys_bound as f64;
-            Self::GROUND_MARGIN * (lookup + found * hybrid::test_work(h)) < lifted
+            GROUND_MARGIN * (lookup + found * hybrid::test_work(h)) < lifted
         });
         self.ground.insert((rel, adorn), chosen);
         chosen
     }
 
     /// The estimated work of the rules of `rel` called with `adorn`, in
-    /// table lookups (see [`plan::plan_work`]).
+    /// table lookups (see [`join_order::plan_work`]).
     pub fn rules_work(&self, facts: &Facts, rel: u32, adorn: Adorn) -> f64 {
         (facts.rules.iter())
             .filter(|r| r.head_rel == rel)
-            .map(|r| plan::plan_work(r, adorn, self))
+            .map(|r| join_order::plan_work(r, adorn, self))
             .sum()
     }
 
@@ -503,41 +475,6 @@ impl Registry {
             .map(|(_, p)| count_leaves(p))
             .sum();
         self.rules_work(facts, rel, adorn) + heads as f64
-    }
-
-    /// The calls asked, in each evaluation, about once per key: from one
-    /// function that lists answers (memoized, so run once per key), in at
-    /// most two places asking once per key of the function, at most one
-    /// of them in a rule run for every key (the other runs for given
-    /// constants only). merrills counts the pieces by a walk of the board,
-    /// asking each square's count once (and the last square's twice): the
-    /// memo of those calls cost more than their work. Calls from several
-    /// places with constants (alexChess's pieces of a given player) meet
-    /// the same keys again.
-    pub fn asked_once(&self) -> FxHashSet<(u32, Adorn)> {
-        let lists = |c: &whole::Caller| match *c {
-            whole::Caller::Fn(rel, adorn) => {
-                let all = (1 << self.arity[rel as usize]) - 1;
-                adorn & plan::EXISTS == 0 && adorn & all != all
-            }
-            _ => false,
-        };
-        (self.sites.iter())
-            .filter(|(&(rel, adorn), sites)| {
-                // A function names itself when it is printed (and a call
-                // of its own is on a cycle, which keeps its memo).
-                let sites: Vec<_> = (sites.iter())
-                    .filter(|(c, _)| *c != whole::Caller::Fn(rel, adorn))
-                    .collect();
-                let every_key = sites.iter().filter(|(_, a)| *a == Asked::Once).count();
-                let one_caller = sites.iter().all(|(c, _)| *c == sites[0].0);
-                one_caller
-                    && sites.len() <= 2
-                    && every_key <= 1
-                    && (sites.iter()).all(|(c, a)| *a != Asked::Repeatedly && lists(c))
-            })
-            .map(|(&call, _)| call)
-            .collect()
     }
 
     /// Whether the list of all answers of `rel`, a relation of the program,
@@ -571,33 +508,17 @@ impl Registry {
     }
 
     /// The function computing derived relation `rel` called with `bound`.
-    pub fn call(&mut self, rel: u32, bound: Adorn) -> Ident {
-        self.call_at(rel, bound, Asked::Repeatedly)
-    }
-
-    /// [`Registry::call`] from a place of the function being printed that
-    /// asks it as `asked` says.
-    pub fn call_at(&mut self, rel: u32, bound: Adorn, asked: Asked) -> Ident {
-        self.graph.add(self.caller, whole::Caller::Fn(rel, bound));
-        (self.sites.entry((rel, bound)).or_default()).push((self.caller, asked));
-        if let Some(name) = self.call_names.get(&(rel, bound)) {
-            return name.clone();
-        }
-        let name = format_ident!(
+    pub fn call_name(&self, rel: u32, bound: Adorn) -> Ident {
+        format_ident!(
             "{}_{}",
             self.names[rel as usize],
             adorn_text(bound, self.arity[rel as usize])
-        );
-        self.calls.push((rel, bound));
-        self.call_names.insert((rel, bound), name.clone());
-        name
+        )
     }
 
     /// The component of `rel` (on a cycle) and the field of its table.
-    pub fn table(&mut self, rel: u32) -> (usize, Ident) {
+    pub fn table(&self, rel: u32) -> (usize, Ident) {
         let comp = self.comp_of[rel as usize].expect("a relation on a cycle");
-        self.graph.add(self.caller, whole::Caller::Comp(comp));
-        self.comps.insert(comp);
         (comp, format_ident!("table_{}", self.names[rel as usize]))
     }
 
@@ -680,15 +601,14 @@ impl Registry {
 
     /// The function giving the mask of the fluents that pass `filter` for
     /// its keys' values, unless its table would pass the budgets
-    /// ([`filters::MAX_FILTER_WORDS`], [`filters::MAX_FILTERS_WORDS`]).
+    /// ([`cost::MAX_FILTER_WORDS`], [`cost::MAX_FILTERS_WORDS`]).
     pub fn filter(&mut self, filter: filters::Filter) -> Option<Ident> {
         if let Some(&k) = self.filter_ids.get(&filter) {
             return Some(filters::name(k));
         }
         let words = self.fluents_per_functor.get(&filter.fid)?.div_ceil(64) + 1;
         let size = filter.rows().saturating_mul(words);
-        if size > filters::MAX_FILTER_WORDS || self.filter_words + size > filters::MAX_FILTERS_WORDS
-        {
+        if size > cost::MAX_FILTER_WORDS || self.filter_words + size > cost::MAX_FILTERS_WORDS {
             return None;
         }
         self.filter_words += size;
@@ -699,13 +619,13 @@ impl Registry {
     }
 
     /// The function giving the rows of `join` for a fluent's bit, unless its
-    /// table would pass the budgets ([`prejoin::MAX_PREJOIN_WORDS`],
-    /// [`prejoin::MAX_PREJOINS_WORDS`]) or its join the compile-time work's.
+    /// table would pass the budgets ([`cost::MAX_PREJOIN_WORDS`],
+    /// [`cost::MAX_PREJOINS_WORDS`]) or its join the compile-time work's.
     pub fn prejoin(&mut self, join: prejoin::Prejoin) -> Option<Ident> {
         if let Some(&k) = self.prejoin_ids.get(&join) {
             return Some(prejoin::name(k));
         }
-        let mut work = prejoin::MAX_JOIN_WORK;
+        let mut work = cost::MAX_JOIN_WORK;
         let mut rows = 0;
         let fluents = self.fluent_args.get(&join.fid)?;
         for args in fluents {
@@ -713,9 +633,7 @@ impl Registry {
         }
         // The rows, and where each fluent's start.
         let size = rows * join.columns.len() + fluents.len() + 1;
-        if size > prejoin::MAX_PREJOIN_WORDS
-            || self.prejoin_words + size > prejoin::MAX_PREJOINS_WORDS
-        {
+        if size > cost::MAX_PREJOIN_WORDS || self.prejoin_words + size > cost::MAX_PREJOINS_WORDS {
             return None;
         }
         self.prejoin_words += size;
@@ -742,16 +660,6 @@ impl Registry {
         mask_name(fid)
     }
 }
-
-/// Tuples estimated of a move-seeded component's relation.
-const MOVE_SEEDED_ROWS: f64 = 16.0;
-
-/// Rows per call up to which a relaxed extension is trusted for estimates.
-const FEW_ROWS: f64 = 4.0;
-
-/// Rows per call up to which sampled states are trusted for estimates
-/// (amazons' moves along a line: 16 is best of 4, 16 and unbounded).
-const FEW_SAMPLED_ROWS: f64 = 16.0;
 
 impl Catalog for Registry {
     fn source(&self, rel: u32) -> Source {
@@ -784,7 +692,7 @@ impl Catalog for Registry {
                         .unwrap_or(0),
                     _ => self.num_fluents,
                 };
-                n as f64 / 4.0
+                n as f64 * cost::HOLDING_SHARE
             }
             Source::Does => 1.0,
             // A derived relation is computed per call: each unbound
@@ -798,10 +706,10 @@ impl Catalog for Registry {
             }
             Source::Derived | Source::Table => {
                 let unknown = args.iter().map(count_leaves).sum::<i32>() - leaves;
-                return 20.0 * 8f64.powi(unknown);
+                return cost::DERIVED_CALL_WORK * cost::FREE_ARGUMENT_VALUES.powi(unknown);
             }
         };
-        (size * 0.1f64.powi(leaves)).max(0.05)
+        (size * cost::BOUND_LEAF_SHARE.powi(leaves)).max(cost::MIN_ROWS)
     }
 
     /// From the table itself: its size over the distinct values of the
@@ -834,7 +742,7 @@ impl Catalog for Registry {
             .scan_positions(fid, a, bound)
             .map(|ps| self.values_at(fid, ps[0]));
         match values {
-            Some(v) => 1.0 + (every - 1.0) / v as f64 + words as f64 / 4.0,
+            Some(v) => 1.0 + (every - 1.0) / v as f64 + words as f64 * cost::MASK_WORD_PRICE,
             None => every,
         }
     }
@@ -853,13 +761,13 @@ impl Catalog for Registry {
                 .filter(|(a, _)| !a.bound_by(bound))
                 .map(|(a, &l)| count_leaves(a).max(l as i32))
                 .sum();
-            return Some(20.0 * 8f64.powi(unknown));
+            return Some(cost::DERIVED_CALL_WORK * cost::FREE_ARGUMENT_VALUES.powi(unknown));
         }
         if self.comp_of[rel as usize].is_some() {
             // A recursive call that enumerates may meet itself.
             return None;
         }
-        let known = u64::from(plan::adornment(args, bound));
+        let known = u64::from(join_order::adornment(args, bound));
         if let Some(rows) = self.samples.rows(rel, known, args.len()) {
             // Sampled states count one state's tuples, as the relaxed
             // extension cannot; a call that finds many still varies too much
@@ -880,7 +788,7 @@ impl Catalog for Registry {
         &self,
         args: &[crate::lifted::Pat],
         bound: &[bool],
-        values: &plan::Values,
+        values: &join_order::Values,
     ) -> Option<f64> {
         use crate::lifted::Pat;
         let Some(Pat::Func(f, a)) = args.first() else {
@@ -974,7 +882,7 @@ impl Catalog for Registry {
 
     fn reads_whole(&self, rel: u32, adorn: Adorn) -> bool {
         adorn != 0
-            && adorn & plan::EXISTS == 0
+            && adorn & join_order::EXISTS == 0
             && (self.whole.get(&self.caller)).is_some_and(|w| w.contains(&rel))
             && self.source(rel) == Source::Derived
             && self.short_list(rel)
@@ -1001,7 +909,7 @@ impl Catalog for Registry {
     fn call_cost(&self, rel: u32, adorn: Adorn) -> f64 {
         if self.source(rel) == Source::Table {
             // A table already computed: a search or a scan.
-            return 2.0;
+            return cost::TABLE_READ_PRICE;
         }
         let all = (1u64 << self.arity[rel as usize]) - 1;
         let known = u64::from(adorn) & all;
@@ -1011,7 +919,7 @@ impl Catalog for Registry {
         // tuple (speedChess's open lines: 2.4 times the instructions).
         if known != all {
             if let Some(steps) = self.samples.call_work(rel, known) {
-                return 4.0 + steps;
+                return cost::CALL_PRICE + steps;
             }
             if self.samples.never_seen(rel) && self.comp_of[rel as usize].is_none() {
                 return self.unseen_call_cost(rel, adorn);
@@ -1046,9 +954,9 @@ impl Registry {
         self.unseen_costs
             .borrow_mut()
             .insert(key, self.literal_price(rel));
-        let cost = 4.0
+        let cost = cost::CALL_PRICE
             + (self.rules_of[rel as usize].iter())
-                .map(|r| plan::plan_work(r, adorn, self))
+                .map(|r| join_order::plan_work(r, adorn, self))
                 .sum::<f64>();
         self.unseen_costs.borrow_mut().insert(key, cost);
         cost
@@ -1058,15 +966,15 @@ impl Registry {
     /// each, more on a cycle, where it recurses.
     fn literal_price(&self, rel: u32) -> f64 {
         let per_literal = if self.comp_of[rel as usize].is_some() {
-            12.0
+            cost::CYCLE_LITERAL_PRICE
         } else {
-            4.0
+            cost::LITERAL_PRICE
         };
         let literals: usize = self.rules_of[rel as usize]
             .iter()
             .map(|r| r.body.len())
             .sum();
-        4.0 + per_literal * literals as f64
+        cost::CALL_PRICE + per_literal * literals as f64
     }
 
     /// Whether `rel` is on a cycle and the only relation of its component
@@ -1131,7 +1039,11 @@ impl Registry {
 /// `b`/`f` per argument: which are bound (`e` for the free arguments of
 /// an existence test).
 fn adorn_text(bound: Adorn, arity: usize) -> String {
-    let free = if bound & plan::EXISTS != 0 { 'e' } else { 'f' };
+    let free = if bound & join_order::EXISTS != 0 {
+        'e'
+    } else {
+        'f'
+    };
     (0..arity)
         .map(|i| if bound >> i & 1 == 1 { 'b' } else { free })
         .collect()
@@ -1234,10 +1146,6 @@ struct SampledFluents {
     states: usize,
 }
 
-/// Largest table of masks by argument value, in words: beyond it a scan
-/// tests the value fluent by fluent.
-const MAX_VALUE_MASK_WORDS: usize = 1 << 13;
-
 /// The names of the row table of functor `fid`'s fluents and of its first
 /// bit (see [`Registry::fluent_rows`]).
 fn fluent_rows_names(fid: u32) -> (Ident, Ident) {
@@ -1327,7 +1235,7 @@ mod tests {
     use crate::front::{self, Options};
     use crate::ground::budget::Budget;
     use crate::lifted::Pat;
-    use plan::Catalog;
+    use join_order::Catalog;
 
     /// A row of cells: a move at `?m` turns over the run of opponent discs
     /// after it (`flip`, seeded by the move); `open` is a run of empty
@@ -1512,8 +1420,8 @@ mod tests {
 
     /// A step testing or joining static relation `rel` with all of `args`
     /// bound.
-    pub(super) fn static_step(rel: u32, args: Vec<Pat>, negated: bool) -> plan::Step {
-        plan::Step::Lit {
+    pub(super) fn static_step(rel: u32, args: Vec<Pat>, negated: bool) -> join_order::Step {
+        join_order::Step::Lit {
             source: Source::Static,
             rel,
             bound: (1 << args.len()) - 1 as Adorn,

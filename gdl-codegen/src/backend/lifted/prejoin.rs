@@ -19,21 +19,11 @@ use quote::{format_ident, quote};
 use rustc_hash::FxHashMap;
 
 use super::facts::Facts;
+use super::join_order::{Source, Step};
 use super::layout::Layout;
-use super::plan::{Source, Step};
 use crate::backend::common::format::DataArray;
 use crate::ground::db::NONE;
 use crate::lifted::Pat;
-
-/// Most numbers one join's table may hold (rows times their width).
-pub const MAX_PREJOIN_WORDS: usize = 1 << 16;
-
-/// Most numbers the joins' tables of a game may hold (4 MB).
-pub const MAX_PREJOINS_WORDS: usize = 1 << 20;
-
-/// Most candidate rows the compile-time join may try (fluents times
-/// tuples, summed over its steps).
-pub const MAX_JOIN_WORK: usize = 1 << 22;
 
 /// What a column of a join's rows holds.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -321,7 +311,7 @@ pub fn items(
             may_be_unused: false,
             width: w,
         });
-        arrays.push(super::module::data(
+        arrays.push(super::tables::data(
             &format!(
                 "Where each fluent's rows start in `{rows_name}`, by bit from the functor's first."
             ),

@@ -12,6 +12,7 @@
 //! interpreter's steps, not in time), so that a game compiles to the same
 //! code on every run and machine.
 
+use super::cost::{CALL_PROBES, CALL_WORK, MATCH_STEPS, PROBE_WORK, SEED, STATES};
 use std::cell::RefCell;
 
 use gdl_runtime::rng::Rng;
@@ -21,20 +22,6 @@ use rustc_hash::FxHashMap;
 use crate::front::ir::{PredId, Program};
 use crate::reasoner::interp::{Interpreter, QueryBudget, State};
 
-/// Seed of the sampled match.
-const SEED: u64 = 0x5eed_1ead;
-/// Most steps of the sampled match.
-const MATCH_STEPS: usize = 120;
-/// States sampled, spread over the match.
-const STATES: usize = 8;
-/// Most steps the interpreter may take for one relation in one state: a
-/// relation past it (`threatened_with_capture` with every argument free)
-/// is not sampled.
-const PROBE_WORK: u64 = 1 << 20;
-/// Calls probed for the work of one adornment.
-const CALL_PROBES: usize = 4;
-/// Most steps the interpreter may take for one call probed.
-const CALL_WORK: u64 = 1 << 16;
 /// Most answers a probe or a move of the match may table, and most memory
 /// it may hold.
 const PROBE_BUDGET: QueryBudget = QueryBudget {

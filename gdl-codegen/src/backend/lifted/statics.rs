@@ -3,11 +3,13 @@
 //! where small (`gdl_runtime::lifted::Index`), else built at the first
 //! lookup (`gdl_runtime::lifted::Keyed`).
 
+use super::cost::{MAX_FIXED_CELLS, MAX_FIXED_RANKS};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::facts::Facts;
-use super::module::{data, usize_lit};
+use super::module::usize_lit;
+use super::tables::data;
 use super::{static_table_name, Registry};
 use crate::backend::common::format::DataArray;
 
@@ -62,12 +64,6 @@ pub fn static_tables(
         ));
     }
 }
-
-/// Most cells of a directory printed at compile time ([`fixed_index`]), and
-/// most values one of its rank tables spans: beyond either, the table's
-/// directory is built at run time ([`gdl_runtime::lifted::Keyed`]).
-const MAX_FIXED_CELLS: usize = 1 << 12;
-const MAX_FIXED_RANKS: usize = 1 << 14;
 
 /// The index of static table `name` (`rows`, sorted, of `arity` numbers)
 /// by its first `keys` columns, with its directory computed here

@@ -6,15 +6,13 @@
 //! load per argument and one for the term); elsewhere a lookup in the
 //! sorted (arguments, term) rows through a directory built on first use.
 
+use super::cost::{MAX_BITS, MAX_DENSE};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::facts::Universe;
 use crate::backend::common::format::DataArray;
 use crate::ground::db::NONE;
-
-/// Largest dense table of one functor's terms, in entries.
-const MAX_DENSE: usize = 1 << 18;
 
 /// The builder function of functor `fid` and the tables it reads.
 pub fn maker(u: &Universe, fid: u32) -> (TokenStream, Vec<DataArray>) {
@@ -393,9 +391,6 @@ fn searched_id(
         INDEX.rows(&[#(#params),*]).get(#k).copied().unwrap_or(NONE)
     }
 }
-
-/// Largest bit set of one static relation's tuples, in bits.
-const MAX_BITS: usize = 1 << 22;
 
 /// The test `in_<rel>(args..)` of static relation `rel`'s `tuples`: a bit
 /// set indexed by the arguments' ranks where it is small, else a binary

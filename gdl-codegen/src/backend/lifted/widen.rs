@@ -11,7 +11,7 @@
 
 use crate::lifted::{CRule, Lit, Pat};
 
-use super::plan::Adorn;
+use super::join_order::Adorn;
 
 /// A call's literal in common, its variables numbered by argument
 /// (`Var(i)` is argument `i`), and the adornment of the wider call it

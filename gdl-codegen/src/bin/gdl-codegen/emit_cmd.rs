@@ -27,6 +27,11 @@ pub struct EmitArgs {
     /// Path of the runtime crate in the generated code.
     #[arg(long, default_value = "::gdl_runtime")]
     pub runtime_path: String,
+    /// Print the lifted back end's plan instead of the module: each
+    /// function's shape and memo, each rule's join order with the estimates
+    /// that chose it, the call-graph facts and what is deferred to run time.
+    #[arg(long)]
+    pub dump_plan: bool,
     #[command(flatten)]
     pub budget: BudgetArgs,
 }
@@ -154,6 +159,16 @@ pub fn run(args: &EmitArgs) -> u8 {
             .frontend()
             .render_diagnostics(std::io::stderr().is_terminal())
     );
+    if args.dump_plan {
+        return match session.lifted_plan() {
+            Ok(plan) => write_out(args.output.as_deref(), &plan),
+            Err(CodegenError::Invalid(fe)) => {
+                eprintln!("error: {} is not valid GDL", fe.source.name);
+                status::INVALID
+            }
+            Err(e) => report(&e),
+        };
+    }
     if args.budget.backend == BackendArg::Auto {
         if let Ok((backend, why)) = session.backend() {
             eprintln!("note: {} back end: {why}", backend.name());
@@ -167,11 +182,16 @@ pub fn run(args: &EmitArgs) -> u8 {
         }
         Err(e) => return report(&e),
     };
-    let written = match &args.output {
-        Some(path) => std::fs::write(path, &code).map_err(|e| format!("cannot write {path}: {e}")),
+    write_out(args.output.as_deref(), &code)
+}
+
+/// Writes `text` to the file `output`, or else to standard output.
+fn write_out(output: Option<&str>, text: &str) -> u8 {
+    let written = match output {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}")),
         None => std::io::stdout()
             .lock()
-            .write_all(code.as_bytes())
+            .write_all(text.as_bytes())
             .map_err(|e| format!("cannot write to standard output: {e}")),
     };
     match written {

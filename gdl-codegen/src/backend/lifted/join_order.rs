@@ -1,0 +1,880 @@
+//! Join plans of the lifted back end: for each relation a query needs and
+//! each pattern of bound arguments it is called with (an adornment), the
+//! order in which each rule's body is evaluated.
+//!
+//! The order is fixed at compile time, by cost: each literal has a price
+//! per run and an expected number of solutions (below one for a test), and
+//! the order of least total work (every literal's price times the runs it
+//! gets) is found by dynamic programming over the subsets of the body, as a
+//! query optimiser orders joins. This matters for calls: a derived test is a
+//! function call, worth running after the cheap tests that may skip it, not
+//! first because its arguments happen to be bound. Bodies too long for that
+//! search are ordered greedily ([`crate::lifted::order`]).
+
+use super::cost;
+use super::cost::MAX_SEARCHED;
+use crate::lifted::order::{all_bound, known_leaves, next_literal};
+use crate::lifted::{CRule, Lit, Pat};
+
+/// Which arguments of a call are bound: bit `i` for argument `i`; with
+/// [`EXISTS`], the call only asks whether a solution exists.
+pub type Adorn = u32;
+
+/// The flag of an adornment whose free arguments are existential: read by
+/// nothing after the call, so one solution answers it, as a test.
+pub const EXISTS: Adorn = 1 << 31;
+
+/// Where a literal's tuples come from at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// A static relation: a constant table.
+    Static,
+    /// `true`: the state's bits.
+    True,
+    /// `does`: the joint move.
+    Does,
+    /// A derived relation outside any cycle: a memoized function.
+    Derived,
+    /// A derived relation on a cycle: the table its component computes.
+    Table,
+}
+
+/// One step of a plan.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// Argument `index` of the call, matched against the head's pattern.
+    Param {
+        /// Which argument.
+        index: usize,
+        /// The head's pattern there.
+        pat: Pat,
+    },
+    /// A literal (its arguments fully bound ones tested, the rest bound by
+    /// matching), `bound` being the arguments bound before it runs.
+    Lit {
+        /// Where its tuples come from.
+        source: Source,
+        /// Its relation.
+        rel: u32,
+        /// Its arguments.
+        args: Box<[Pat]>,
+        /// Under `not`.
+        negated: bool,
+        /// The arguments ground when it runs.
+        bound: Adorn,
+    },
+    /// The two (bound) terms differ.
+    Distinct(Pat, Pat),
+}
+
+/// What the planner needs to know of relations.
+pub trait Catalog {
+    /// Where `rel`'s tuples come from.
+    fn source(&self, rel: u32) -> Source;
+    /// An estimate of the number of tuples of `rel` matching a literal of
+    /// which `leaves` constants or bound variables are known.
+    fn estimate(&self, rel: u32, args: &[Pat], leaves: i32) -> f64;
+    /// The work of one call of derived relation `rel` with `adorn` bound,
+    /// in the units of a table lookup.
+    fn call_cost(&self, _rel: u32, _adorn: Adorn) -> f64 {
+        cost::DERIVED_CALL_WORK
+    }
+    /// Whether a call of `rel` may ask only whether a solution exists: not
+    /// a relation the queries list anyway (`legal`: its list, memoized,
+    /// answers sooner).
+    fn may_ask_exists(&self, _rel: u32) -> bool {
+        true
+    }
+    /// Whether literals on `rel` only test bound arguments, never bind
+    /// (a guard: enumerating its tuples would replace one memoized call by
+    /// a call per tuple).
+    fn filter_only(&self, _rel: u32) -> bool {
+        false
+    }
+    /// The work of one scan of the state for the literal `true(args..)`
+    /// with the variables in `bound` known: by default every fluent of the
+    /// functor that holds.
+    fn scan_price(&self, rel: u32, args: &[Pat], _bound: &[bool]) -> f64 {
+        1.0 + self.estimate(rel, args, 0)
+    }
+    /// For a derived relation (or one read from its component's table),
+    /// the tuples a call returns with the variables in `bound` known, if the
+    /// catalog knows better than [`Catalog::estimate`]: few, off any cycle,
+    /// or many, where the relation builds terms at run time.
+    fn derived_rows(&self, _rel: u32, _args: &[Pat], _bound: &[bool]) -> Option<f64> {
+        None
+    }
+    /// For a static relation, a better estimate of the tuples matching
+    /// `args` with the variables in `bound` known, if the catalog has one.
+    fn static_rows(&self, _rel: u32, _args: &[Pat], _bound: &[bool]) -> Option<f64> {
+        None
+    }
+    /// For a scan or test of the state, the fluents matching `args` with
+    /// the variables in `bound` known, if the catalog knows better than
+    /// [`Catalog::estimate`].
+    fn state_rows(&self, _args: &[Pat], _bound: &[bool], _values: &Values) -> Option<f64> {
+        None
+    }
+    /// Per variable of `body` (`num_vars` of them), the values its static
+    /// literals allow, where they restrict it.
+    fn var_values(&self, _body: &[Lit], num_vars: usize) -> Vec<Option<Vec<u32>>> {
+        vec![None; num_vars]
+    }
+    /// Whether every answer of `call` (a literal on a derived relation)
+    /// satisfies `lit` (see [`super::implied`]).
+    fn implies(&self, _call: &Lit, _lit: &Lit) -> bool {
+        false
+    }
+    /// Whether a call of derived relation `rel` with `adorn` bound reads the
+    /// list of all its answers, filtered on the bound arguments, instead of
+    /// asking for the answers with those values: the list is short, and
+    /// computed in each state anyway.
+    fn reads_whole(&self, _rel: u32, _adorn: Adorn) -> bool {
+        false
+    }
+}
+
+/// Per variable, the values it may take, where known (sorted).
+pub type Values = [Option<Vec<u32>>];
+
+/// What the planner derives once per body: which calls imply which
+/// literals (see [`implied_by`]) and the values of variables.
+struct BodyFacts {
+    implied: Vec<usize>,
+    values: Vec<Option<Vec<u32>>>,
+}
+
+impl BodyFacts {
+    fn of(body: &[Lit], num_vars: usize, catalog: &impl Catalog) -> BodyFacts {
+        BodyFacts {
+            implied: implied_by(body, catalog),
+            values: catalog.var_values(body, num_vars),
+        }
+    }
+}
+
+/// The plan of `rule` called with the head arguments in `adorn` bound.
+pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step> {
+    let mut bound = vec![false; rule.num_vars];
+    let mut steps = Vec::with_capacity(rule.body.len() + rule.head.len());
+    for (index, pat) in rule.head.iter().enumerate() {
+        if adorn >> index & 1 == 1 {
+            steps.push(Step::Param {
+                index,
+                pat: pat.clone(),
+            });
+            pat.for_each_var(&mut |v| bound[v as usize] = true);
+        }
+    }
+    let facts = BodyFacts::of(&rule.body, rule.num_vars, catalog);
+    let mut order = body_order(&rule.body, &bound, &facts, catalog);
+    order_tests(&mut order, &rule.body, &bound, &facts, catalog);
+    drop_late_filters(&mut order, &rule.body, catalog);
+    for (k, &i) in order.iter().enumerate() {
+        let mut s = step(&rule.body[i], &bound, catalog);
+        if existential(rule, &order[k + 1..], i, &bound, adorn & EXISTS != 0) {
+            if let Step::Lit {
+                source: Source::Derived,
+                rel,
+                bound: adorn,
+                ..
+            } = &mut s
+            {
+                if catalog.may_ask_exists(*rel) {
+                    *adorn |= EXISTS;
+                }
+            }
+        }
+        read_whole(&mut s, catalog);
+        steps.push(s);
+        rule.body[i].for_each_var(&mut |v| bound[v as usize] = true);
+    }
+    steps
+}
+
+/// The estimated work of `rule` called with `adorn` bound, in table
+/// lookups: its literals in the order [`plan_rule`] searches, each run
+/// once per solution of those before it.
+pub fn plan_work(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> f64 {
+    let mut bound = vec![false; rule.num_vars];
+    for (index, pat) in rule.head.iter().enumerate() {
+        if adorn >> index & 1 == 1 {
+            pat.for_each_var(&mut |v| bound[v as usize] = true);
+        }
+    }
+    let facts = BodyFacts::of(&rule.body, rule.num_vars, catalog);
+    let (mut work, mut rows, mut set) = (0.0, 1.0, 0);
+    for i in body_order(&rule.body, &bound, &facts, catalog) {
+        let (price, yield_) = price_after(&rule.body, i, (set, &facts), &bound, catalog);
+        work += rows * price;
+        rows *= yield_;
+        set |= 1 << i;
+        rule.body[i].for_each_var(&mut |v| bound[v as usize] = true);
+    }
+    work
+}
+
+/// Per step of `steps` (a plan of `rule`), the price of one run in table
+/// lookups and the solutions a run gives, as the planner estimated them;
+/// `None` for a parameter.
+pub fn step_costs(rule: &CRule, steps: &[Step], catalog: &impl Catalog) -> Vec<Option<(f64, f64)>> {
+    let values = catalog.var_values(&rule.body, rule.num_vars);
+    let mut bound = vec![false; rule.num_vars];
+    (steps.iter())
+        .map(|s| {
+            let lit = match s {
+                Step::Param { pat, .. } => {
+                    pat.for_each_var(&mut |v| bound[v as usize] = true);
+                    return None;
+                }
+                Step::Distinct(a, b) => Lit::Distinct(a.clone(), b.clone()),
+                Step::Lit {
+                    rel, args, negated, ..
+                } if *negated => Lit::Neg(*rel, args.clone()),
+                Step::Lit { rel, args, .. } => Lit::Pos(*rel, args.clone()),
+            };
+            let cost = price(&lit, &bound, &values, catalog);
+            lit.for_each_var(&mut |v| bound[v as usize] = true);
+            Some(cost)
+        })
+        .collect()
+}
+
+/// Whether positive literal `i` of `rule` has free variables, each a whole
+/// argument (a pattern such as `(capture ?x ?y)` constrains the answer),
+/// once in it and in neither the head nor the `later` literals: then only
+/// whether it has a solution matters. In a rule of an existence test
+/// (`exists`) the head's free arguments are not asked for either: the test
+/// of a path's end asks only whether the rest of the path exists.
+fn existential(rule: &CRule, later: &[usize], i: usize, bound: &[bool], exists: bool) -> bool {
+    let Lit::Pos(_, args) = &rule.body[i] else {
+        return false;
+    };
+    if args
+        .iter()
+        .any(|a| !a.bound_by(bound) && !matches!(a, Pat::Var(_)))
+    {
+        return false;
+    }
+    let mut count = vec![0u32; rule.num_vars];
+    args.iter()
+        .for_each(|a| a.for_each_var(&mut |v| count[v as usize] += 1));
+    let free: Vec<usize> = (0..rule.num_vars)
+        .filter(|&v| count[v] > 0 && !bound[v])
+        .collect();
+    let mut used = vec![false; rule.num_vars];
+    if !exists {
+        rule.head
+            .iter()
+            .for_each(|p| p.for_each_var(&mut |v| used[v as usize] = true));
+    }
+    for &j in later {
+        rule.body[j].for_each_var(&mut |v| used[v as usize] = true);
+    }
+    !free.is_empty() && free.iter().all(|&v| count[v] == 1 && !used[v])
+}
+
+/// The order of `body`'s literals with the variables in `bound` known.
+fn body_order(
+    body: &[Lit],
+    bound: &[bool],
+    facts: &BodyFacts,
+    catalog: &impl Catalog,
+) -> Vec<usize> {
+    if body.len() > MAX_SEARCHED {
+        let mut bound = bound.to_vec();
+        let mut done = vec![false; body.len()];
+        let mut order = Vec::with_capacity(body.len());
+        let cost = |rel, args: &[Pat], known| {
+            if catalog.filter_only(rel) {
+                f64::INFINITY
+            } else {
+                catalog.estimate(rel, args, known)
+            }
+        };
+        while let Some(i) = next_literal(body, &done, &bound, cost) {
+            done[i] = true;
+            body[i].for_each_var(&mut |v| bound[v as usize] = true);
+            order.push(i);
+        }
+        return order;
+    }
+    cheapest_order(body, bound, facts, catalog)
+}
+
+/// Leaves out the filter-only literals that would run after every call:
+/// a guard holds of whatever its relation's rules derive, so it can only
+/// save work by refusing a call before it runs.
+fn drop_late_filters(order: &mut Vec<usize>, body: &[Lit], catalog: &impl Catalog) {
+    let calls = |i: usize| {
+        matches!(&body[i], Lit::Pos(rel, _) | Lit::Neg(rel, _)
+            if matches!(catalog.source(*rel), Source::Derived | Source::Table))
+    };
+    let last_call = order.iter().rposition(|&i| calls(i));
+    let mut k = 0;
+    order.retain(|&i| {
+        let late = last_call.is_none_or(|c| k > c);
+        k += 1;
+        !(late && matches!(&body[i], Lit::Pos(rel, _) if catalog.filter_only(*rel)))
+    });
+}
+
+/// Whether `lit` may run with unbound variables, binding them.
+fn enumerates(lit: &Lit, catalog: &impl Catalog) -> bool {
+    matches!(lit, Lit::Pos(rel, _) if !catalog.filter_only(*rel))
+}
+
+/// Reorders each run of consecutive tests in `order` (literals whose
+/// variables are all bound where the run starts, so that they bind nothing
+/// and may run in any order) by rank, price over the chance of rejecting,
+/// the order of least expected work for independent filters. The subset
+/// search cannot always find it, as a literal's estimated yield depends on
+/// what is bound before it.
+fn order_tests(
+    order: &mut [usize],
+    body: &[Lit],
+    bound: &[bool],
+    facts: &BodyFacts,
+    catalog: &impl Catalog,
+) {
+    let mut now = bound.to_vec();
+    let mut start = 0;
+    while start < order.len() {
+        let mut end = start;
+        while end < order.len() && all_bound(&body[order[end]], &now) {
+            end += 1;
+        }
+        if end > start + 1 {
+            let rank = |&i: &usize| {
+                let (price, passes) = price(&body[i], &now, &facts.values, catalog);
+                price / (1.0 - passes.min(1.0)).max(cost::MIN_REJECTION)
+            };
+            order[start..end].sort_by(|a, b| rank(a).total_cmp(&rank(b)));
+        }
+        let last = end.max(start + 1);
+        for &i in &order[start..last] {
+            body[i].for_each_var(&mut |v| now[v as usize] = true);
+        }
+        start = last;
+    }
+}
+
+/// The best plan found for one subset of a body: its total work, its
+/// expected number of solutions, and the literal it added last.
+#[derive(Clone, Copy)]
+struct Best {
+    work: f64,
+    rows: f64,
+    last: usize,
+}
+
+/// The order of least estimated work, by dynamic programming over subsets:
+/// the variables a subset binds do not depend on its order, so each subset
+/// keeps only its cheapest order. Ties keep the first found, which follows
+/// the text. Negations and `distinct` join a subset only once it binds
+/// their variables.
+fn cheapest_order(
+    body: &[Lit],
+    bound: &[bool],
+    facts: &BodyFacts,
+    catalog: &impl Catalog,
+) -> Vec<usize> {
+    let n = body.len();
+    let full = (1usize << n) - 1;
+    let mut best: Vec<Option<Best>> = vec![None; full + 1];
+    best[0] = Some(Best {
+        work: 0.0,
+        rows: 1.0,
+        last: usize::MAX,
+    });
+    let mut now = vec![false; bound.len()];
+    for set in 0..full {
+        let Some(here) = best[set] else { continue };
+        now.copy_from_slice(bound);
+        for (i, lit) in body.iter().enumerate() {
+            if set >> i & 1 == 1 {
+                lit.for_each_var(&mut |v| now[v as usize] = true);
+            }
+        }
+        for (i, lit) in body.iter().enumerate() {
+            if set >> i & 1 == 1 || (!enumerates(lit, catalog) && !all_bound(lit, &now)) {
+                continue;
+            }
+            let (price, yield_) = price_after(body, i, (set, facts), &now, catalog);
+            let next = Best {
+                work: here.work + here.rows * price,
+                rows: here.rows * yield_,
+                last: i,
+            };
+            let slot = &mut best[set | 1 << i];
+            if slot.is_none_or(|b| next.work < b.work) {
+                *slot = Some(next);
+            }
+        }
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut set = full;
+    while set != 0 {
+        // Every subset reached has a best; the full set is reached because
+        // the checker makes every body safe (and a body that is not still
+        // gets every positive literal).
+        let Some(b) = best[set] else { break };
+        order.push(b.last);
+        set &= !(1 << b.last);
+    }
+    order.reverse();
+    if order.len() < n {
+        // Unsafe leftovers (never from a checked program): append in text order.
+        let rest: Vec<usize> = (0..n).filter(|i| !order.contains(i)).collect();
+        order.extend(rest);
+    }
+    order
+}
+
+/// Per literal of `body` (of at most [`MAX_SEARCHED`], or the first 64),
+/// the set of the calls in it whose answers satisfy it.
+fn implied_by(body: &[Lit], catalog: &impl Catalog) -> Vec<usize> {
+    let bits = body.len().min(usize::BITS as usize);
+    (body.iter())
+        .map(|lit| {
+            (0..bits)
+                .filter(|&j| catalog.implies(&body[j], lit))
+                .fold(0, |m, j| m | 1 << j)
+        })
+        .collect()
+}
+
+/// [`price`] of literal `i` of `body` run after the literals in `set`: a
+/// test that a call among them implies (see [`implied_by`]) always passes.
+fn price_after(
+    body: &[Lit],
+    i: usize,
+    (set, facts): (usize, &BodyFacts),
+    bound: &[bool],
+    catalog: &impl Catalog,
+) -> (f64, f64) {
+    let (price, yield_) = price(&body[i], bound, &facts.values, catalog);
+    if set & facts.implied[i] != 0 && all_bound(&body[i], bound) {
+        (price, 1.0)
+    } else {
+        (price, yield_)
+    }
+}
+
+/// The price of running `lit` once with `bound` variables known, in table
+/// lookups, and the solutions it gives per run (a probability for a test).
+fn price(lit: &Lit, bound: &[bool], values: &Values, catalog: &impl Catalog) -> (f64, f64) {
+    let test = |est: f64| est.clamp(cost::MIN_ROWS, 1.0);
+    match lit {
+        Lit::Distinct(..) => (cost::DISTINCT_PRICE, cost::DISTINCT_PASSES),
+        Lit::Pos(rel, args) | Lit::Neg(rel, args) => {
+            let known: i32 = args.iter().map(|a| known_leaves(a, bound)).sum();
+            let source = catalog.source(*rel);
+            let est = match source {
+                Source::Static => catalog.static_rows(*rel, args, bound),
+                Source::Derived | Source::Table => catalog.derived_rows(*rel, args, bound),
+                Source::True => catalog.state_rows(args, bound, values),
+                _ => None,
+            }
+            .unwrap_or_else(|| catalog.estimate(*rel, args, known));
+            let all = all_bound(lit, bound);
+            let (price, rows) = match source {
+                Source::Derived | Source::Table => {
+                    let rows = if all {
+                        cost::CALL_TEST_PASSES
+                    } else {
+                        est.max(cost::MIN_ROWS)
+                    };
+                    (catalog.call_cost(*rel, adornment(args, bound)), rows)
+                }
+                Source::True if !all => (
+                    catalog.scan_price(*rel, args, bound),
+                    est.max(cost::MIN_ROWS),
+                ),
+                _ if all => (1.0, test(est)),
+                _ => (cost::ENUMERATE_PRICE + est, est.max(cost::MIN_ROWS)),
+            };
+            if matches!(lit, Lit::Neg(..)) {
+                (price, (1.0 - rows).max(cost::MIN_ROWS))
+            } else {
+                (price, rows)
+            }
+        }
+    }
+}
+
+/// The step of a literal evaluated with `bound` variables known.
+fn step(lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> Step {
+    match lit {
+        Lit::Pos(rel, args) | Lit::Neg(rel, args) => Step::Lit {
+            source: catalog.source(*rel),
+            rel: *rel,
+            args: args.clone(),
+            negated: matches!(lit, Lit::Neg(..)),
+            bound: adornment(args, bound),
+        },
+        Lit::Distinct(a, b) => Step::Distinct(a.clone(), b.clone()),
+    }
+}
+
+/// Makes `s`, a call that lists answers with some arguments bound, read
+/// the whole list of its relation where the catalog says so: the bound
+/// arguments are then compared with each row's (see [`Catalog::reads_whole`]).
+fn read_whole(s: &mut Step, catalog: &impl Catalog) {
+    if let Step::Lit {
+        source: Source::Derived,
+        rel,
+        args,
+        negated: false,
+        bound,
+    } = s
+    {
+        let all = (1 << args.len()) - 1;
+        if *bound & all != all && catalog.reads_whole(*rel, *bound) {
+            *bound = 0;
+        }
+    }
+}
+
+/// The steps opening a plan over variables numbered by argument (`Var(i)`
+/// is argument `i`): one per argument in `adorn`, in order.
+pub fn argument_params(arity: usize, adorn: Adorn) -> Vec<Step> {
+    (0..arity)
+        .filter(|i| adorn >> i & 1 == 1)
+        .map(|i| Step::Param {
+            index: i,
+            pat: Pat::Var(i as u32),
+        })
+        .collect()
+}
+
+/// The arguments of `args` that are ground once `bound` variables are.
+pub fn adornment(args: &[Pat], bound: &[bool]) -> Adorn {
+    args.iter()
+        .enumerate()
+        .filter(|(_, a)| a.bound_by(bound))
+        .fold(0, |m, (i, _)| m | 1 << i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Sizes;
+
+    impl Catalog for Sizes {
+        fn source(&self, rel: u32) -> Source {
+            if rel == 0 {
+                Source::Static
+            } else {
+                Source::True
+            }
+        }
+
+        fn estimate(&self, rel: u32, _args: &[Pat], leaves: i32) -> f64 {
+            let base = if rel == 0 { 1000.0 } else { 10.0 };
+            base / 10f64.powi(leaves)
+        }
+    }
+
+    /// The relations of a plan's literal steps, in order.
+    fn lits(steps: &[Step]) -> Vec<u32> {
+        steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Lit { rel, .. } => Some(*rel),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The adornments of a plan's literal steps, in order.
+    fn bounds(steps: &[Step]) -> Vec<Adorn> {
+        steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Lit { bound, .. } => Some(*bound),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn var(v: u32) -> Pat {
+        Pat::Var(v)
+    }
+
+    #[test]
+    fn tests_run_as_soon_as_bound_and_small_relations_first() {
+        // h(X) :- big(X, Y), small(Y), distinct(Y, 3).
+        let rule = CRule {
+            head_rel: 9,
+            head: vec![var(0)].into(),
+            body: vec![
+                Lit::Pos(0, vec![var(0), var(1)].into()),
+                Lit::Pos(1, vec![var(1)].into()),
+                Lit::Distinct(var(1), Pat::Ground(3)),
+            ],
+            num_vars: 2,
+        };
+        let steps = plan_rule(&rule, 0, &Sizes);
+        let order: Vec<String> = steps
+            .iter()
+            .map(|s| match s {
+                Step::Lit { rel, bound, .. } => format!("{rel}:{bound:b}"),
+                Step::Distinct(..) => "distinct".into(),
+                Step::Param { index, .. } => format!("param{index}"),
+            })
+            .collect();
+        assert_eq!(order, ["1:0", "distinct", "0:10"]);
+        // With the head bound, the big relation is keyed on both arguments.
+        let steps = plan_rule(&rule, 1, &Sizes);
+        assert!(matches!(steps[0], Step::Param { index: 0, .. }));
+        assert!(matches!(steps[1], Step::Lit { rel: 1, .. }));
+    }
+
+    /// Relation 0 static (10 tuples), 1 the state (10), 2 derived.
+    struct WithCalls;
+
+    impl Catalog for WithCalls {
+        fn source(&self, rel: u32) -> Source {
+            [Source::Static, Source::True, Source::Derived][rel as usize]
+        }
+
+        fn estimate(&self, rel: u32, _args: &[Pat], leaves: i32) -> f64 {
+            [10.0, 10.0, 50.0][rel as usize] / 10f64.powi(leaves)
+        }
+
+        fn call_cost(&self, _rel: u32, _adorn: Adorn) -> f64 {
+            100.0
+        }
+    }
+
+    #[test]
+    fn a_bound_call_waits_for_the_cheap_tests_that_can_skip_it() {
+        // h(X, Y) :- moves(X, Y), owner(P, X), cell(X, P)  with X, Y bound:
+        // `moves` (derived) is ready first, but the static lookup and the
+        // state test that may fail run before the call.
+        let rule = CRule {
+            head_rel: 9,
+            head: vec![var(0), var(1)].into(),
+            body: vec![
+                Lit::Pos(2, vec![var(0), var(1)].into()),
+                Lit::Pos(0, vec![var(2), var(0)].into()),
+                Lit::Pos(1, vec![var(0), var(2)].into()),
+            ],
+            num_vars: 3,
+        };
+        assert_eq!(lits(&plan_rule(&rule, 0b11, &WithCalls)), [0, 1, 2]);
+    }
+
+    /// Relation 0 the state, 1 derived with a short whole list.
+    struct ShortWhole;
+
+    impl Catalog for ShortWhole {
+        fn source(&self, rel: u32) -> Source {
+            [Source::True, Source::Derived][rel as usize]
+        }
+
+        fn estimate(&self, rel: u32, _args: &[Pat], leaves: i32) -> f64 {
+            [2.0, 50.0][rel as usize] / 10f64.powi(leaves)
+        }
+
+        fn reads_whole(&self, rel: u32, _adorn: Adorn) -> bool {
+            rel == 1
+        }
+    }
+
+    #[test]
+    fn a_call_of_a_relation_read_whole_lists_it_all_and_compares_the_bound_ones() {
+        // h(K, P) :- king(K), check(P, K): `check` read whole (bound 0), its
+        // rows compared with K; as a test (both bound, or negated), asked.
+        // (Both orders bind one argument before the call.)
+        let state = Lit::Pos(0, vec![var(0)].into());
+        let rule = |call: Lit, head: Vec<Pat>| CRule {
+            head_rel: 9,
+            head: head.into(),
+            body: vec![state.clone(), call],
+            num_vars: 2,
+        };
+        let check_bound = |rule: &CRule, adorn: Adorn| {
+            let steps = plan_rule(rule, adorn, &ShortWhole);
+            let at = lits(&steps).iter().position(|&r| r == 1).unwrap();
+            bounds(&steps)[at]
+        };
+        let listed = rule(
+            Lit::Pos(1, vec![var(1), var(0)].into()),
+            vec![var(0), var(1)],
+        );
+        assert_eq!(check_bound(&listed, 0), 0);
+        assert_eq!(check_bound(&listed, 0b11), 0b11);
+        let negated = rule(
+            Lit::Neg(1, vec![var(1), var(0)].into()),
+            vec![var(0), var(1)],
+        );
+        assert_eq!(check_bound(&negated, 0b10), 0b11);
+    }
+
+    /// Relations 0 and 1 derived: 0 a deep search, 1 a lookup.
+    struct DeepAndShallow;
+
+    impl Catalog for DeepAndShallow {
+        fn source(&self, _rel: u32) -> Source {
+            Source::Derived
+        }
+
+        fn estimate(&self, _rel: u32, _args: &[Pat], _leaves: i32) -> f64 {
+            1.0
+        }
+
+        fn call_cost(&self, rel: u32, _adorn: Adorn) -> f64 {
+            [500.0, 10.0][rel as usize]
+        }
+    }
+
+    #[test]
+    fn bound_tests_run_cheapest_first_whatever_the_text_order() {
+        // h(X) :- not deep(X), shallow(X), with X bound: both are tests;
+        // the cheap one, which may reject, runs first.
+        let rule = CRule {
+            head_rel: 9,
+            head: vec![var(0)].into(),
+            body: vec![
+                Lit::Neg(0, vec![var(0)].into()),
+                Lit::Pos(1, vec![var(0)].into()),
+            ],
+            num_vars: 1,
+        };
+        assert_eq!(lits(&plan_rule(&rule, 1, &DeepAndShallow)), [1, 0]);
+        // Whatever order the subset search hands over, a run of tests is
+        // sorted by rank; the literal binding X stays in front.
+        let body = [
+            Lit::Pos(1, vec![var(1), var(0)].into()),
+            Lit::Neg(0, vec![var(0)].into()),
+            Lit::Pos(1, vec![var(0)].into()),
+        ];
+        let mut order = [0, 1, 2];
+        let facts = BodyFacts::of(&body, 2, &DeepAndShallow);
+        order_tests(&mut order, &body, &[false, true], &facts, &DeepAndShallow);
+        assert_eq!(order, [0, 2, 1]);
+    }
+
+    /// Relation 0 a guard (static, filter-only), 1 a derived search.
+    struct Guarded;
+
+    impl Catalog for Guarded {
+        fn source(&self, rel: u32) -> Source {
+            [Source::Static, Source::Derived][rel as usize]
+        }
+
+        /// The guard holds of a tenth of the pairs.
+        fn estimate(&self, rel: u32, _args: &[Pat], leaves: i32) -> f64 {
+            [10.0, 100.0][rel as usize] / 10f64.powi(leaves)
+        }
+
+        fn filter_only(&self, rel: u32) -> bool {
+            rel == 0
+        }
+    }
+
+    #[test]
+    fn a_guard_runs_before_the_call_or_not_at_all() {
+        // r(X, Y) :- guard(X, Y), search(X, Y).
+        let rule = CRule {
+            head_rel: 9,
+            head: vec![var(0), var(1)].into(),
+            body: vec![
+                Lit::Pos(0, vec![var(0), var(1)].into()),
+                Lit::Pos(1, vec![var(0), var(1)].into()),
+            ],
+            num_vars: 2,
+        };
+        let rels = |adorn| -> Vec<u32> { lits(&plan_rule(&rule, adorn, &Guarded)) };
+        // Both bound: the guard refuses calls before they run.
+        assert_eq!(rels(0b11), [0, 1]);
+        // Y free: the guard cannot enumerate Y, and after the call it
+        // would hold of every answer, so it is left out.
+        assert_eq!(rels(0b01), [1]);
+    }
+
+    #[test]
+    fn a_call_whose_free_arguments_nothing_reads_asks_for_existence() {
+        // h(X) :- moves(X, Y), with X bound: Y is read by nothing after.
+        let f = |v| Pat::Func(crate::front::symbols::Sym(0), vec![var(v)].into());
+        let planned = |second: Pat, head: Vec<Pat>, adorn: Adorn| -> Vec<Adorn> {
+            let rule = CRule {
+                head_rel: 9,
+                head: head.into(),
+                body: vec![Lit::Pos(2, vec![var(0), second].into())],
+                num_vars: 2,
+            };
+            bounds(&plan_rule(&rule, adorn, &WithCalls))
+        };
+        let adorns = |second: Pat, head: Vec<Pat>| planned(second, head, 1);
+        assert_eq!(adorns(var(1), vec![var(0)]), [0b01 | EXISTS]);
+        // Y in the head: its values are the answer.
+        assert_eq!(adorns(var(1), vec![var(0), var(1)]), [0b01]);
+        // f(Y) constrains the answer's functor: not a plain existence.
+        assert_eq!(adorns(f(1), vec![var(0)]), [0b01]);
+        // Unless the rule's own call asks only whether an answer exists:
+        // h(X, Y) asked with Y free and unread asks whether a move exists.
+        assert_eq!(
+            planned(var(1), vec![var(0), var(1)], 1 | EXISTS),
+            [0b01 | EXISTS]
+        );
+    }
+
+    #[test]
+    fn long_bodies_are_ordered_greedily_and_completely() {
+        // Thirteen literals chained through variables: past the searched
+        // size, every literal still gets exactly one place.
+        let body: Vec<Lit> = (0..13)
+            .map(|i| Lit::Pos(1, vec![var(i), var(i + 1)].into()))
+            .collect();
+        let rule = CRule {
+            head_rel: 9,
+            head: vec![var(0)].into(),
+            body,
+            num_vars: 14,
+        };
+        let steps = plan_rule(&rule, 1, &Sizes);
+        assert_eq!(steps.len(), 14);
+        assert!(matches!(steps[1], Step::Lit { bound: 0b01, .. }));
+    }
+
+    /// Relation 0 an addition table (a functional static relation of 45 000
+    /// tuples: two known columns give one row), relation 1 the state.
+    struct Addition;
+
+    impl Catalog for Addition {
+        fn source(&self, rel: u32) -> Source {
+            [Source::Static, Source::True][rel as usize]
+        }
+
+        fn estimate(&self, rel: u32, _args: &[Pat], leaves: i32) -> f64 {
+            [45_000.0, 10.0][rel as usize] / 10f64.powi(leaves)
+        }
+
+        fn static_rows(&self, _rel: u32, args: &[Pat], bound: &[bool]) -> Option<f64> {
+            let known = args.iter().filter(|a| a.bound_by(bound)).count();
+            Some([45_000.0, 200.0, 1.0, 0.005][known])
+        }
+    }
+
+    #[test]
+    fn static_estimates_from_the_tables_chain_lookups_instead_of_scanning() {
+        // n(Z) :- true(f(X)), add(X, 1, Y), add(Y, X, Z): with the table's
+        // own statistics each lookup is one row, so no full scan comes first.
+        let f = |v| Pat::Func(crate::front::symbols::Sym(0), vec![var(v)].into());
+        let rule = CRule {
+            head_rel: 9,
+            head: vec![var(2)].into(),
+            body: vec![
+                Lit::Pos(1, vec![f(0)].into()),
+                Lit::Pos(0, vec![var(0), Pat::Ground(1), var(1)].into()),
+                Lit::Pos(0, vec![var(1), var(0), var(2)].into()),
+            ],
+            num_vars: 3,
+        };
+        assert_eq!(bounds(&plan_rule(&rule, 0, &Addition)), [0b0, 0b011, 0b011]);
+    }
+}

@@ -1,0 +1,261 @@
+//! Recursive relations: closures computed by worklists, and components
+//! computed bottom-up to their fixpoint.
+
+use super::answers::{answer_fields, store_in_arena};
+use super::rule_bodies::rule_body;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::body::{param, Body};
+use super::closure::Closure;
+use super::functions::Signature;
+use super::module::usize_lit;
+use super::plan::{ClosurePlan, CompPlan, Fallback};
+use super::Registry;
+
+/// What a call of `rel` (the function `sig`) met again while it runs
+/// returns, as `fallback` plans it: whether a closure's answers contain
+/// its tuple, or the rows of its component's table matching its keys.
+pub(super) fn fallback(
+    reg: &Registry,
+    sig: &Signature,
+    rel: u32,
+    fallback: &Fallback,
+    arena: &proc_macro2::Ident,
+) -> TokenStream {
+    match *fallback {
+        Fallback::Closure { sub } => {
+            let name = reg.call_name(rel, sub);
+            let arena = format_ident!("arena_{}", name);
+            let keys = (0..sig.arity).filter(|i| sub >> i & 1 == 1).map(param);
+            let free = (0..sig.arity).filter(|i| sub >> i & 1 == 0).map(param);
+            quote!({
+                let (start, end) = self.#name(#(#keys),*);
+                self.#arena[start as usize..end as usize].contains(&[#(#free),*])
+            })
+        }
+        Fallback::Table { .. } => from_table(reg, rel, &sig.keys, &sig.free, arena),
+    }
+}
+
+/// A call's answers computed as a [`Closure`], memoized, a range of its
+/// arena. `arity` is the relation's and `free` its unbound arguments.
+pub(super) fn closure_fn(
+    reg: &mut Registry,
+    sig: &Signature,
+    c: &ClosurePlan,
+    memo_ty: TokenStream,
+) -> (TokenStream, Vec<TokenStream>) {
+    let Signature {
+        name,
+        params,
+        doc,
+        free,
+        arity,
+        ..
+    } = sig;
+    let (arity, free) = (*arity, &free[..]);
+    let worklist = match &c.closure {
+        Closure::Answers { .. } => answers_worklist(reg, c, arity, free),
+        Closure::Keys { kept, .. } => keys_worklist(reg, c, kept, params, arity, free),
+    };
+    let (memo, pool, arena) = (
+        format_ident!("memo_{}", name),
+        format_ident!("pool_{}", name),
+        format_ident!("arena_{}", name),
+    );
+    let w = usize_lit(free.len());
+    let store = store_in_arena((&memo, &pool, &arena), quote!(answers));
+    let f = quote! {
+        #[doc = #doc]
+        /// Its answers are rows `start..end` of its arena, found by a
+        /// worklist through its recursive rules.
+        fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
+            let key = [#(#params),*];
+            if let Some(hit) = self.#memo.get(&key) {
+                return *hit;
+            }
+            let mut out = self.#pool.pop().unwrap_or_default();
+            let mut seen = Memo::default();
+            #worklist
+            #store
+        }
+    };
+    let fields = answer_fields((&memo, &pool, &arena), &w, memo_ty);
+    (f, fields)
+}
+
+/// [`Closure::Answers`]: the base rules' answers, then, once for each
+/// answer, what the recursive rules derive from it.
+pub(super) fn answers_worklist(
+    reg: &mut Registry,
+    c: &ClosurePlan,
+    arity: usize,
+    free: &[usize],
+) -> TokenStream {
+    let push = |row: TokenStream| quote!(push_new(&mut out, &mut seen, #row););
+    let base: Vec<TokenStream> = (c.base.iter())
+        .map(|rule| rule_body(reg, rule, free, push))
+        .collect();
+    let steps: Vec<TokenStream> = (c.steps.iter())
+        .map(|rule| rule_body(reg, rule, free, push))
+        .collect();
+    let delta: Vec<_> = (0..free.len()).map(|j| param(arity + j)).collect();
+    quote! {
+        #({ #base })*
+        let mut next = 0;
+        while let Some(&[#(#delta),*]) = out.get(next) {
+            next += 1;
+            #({ #steps })*
+        }
+    }
+}
+
+/// [`Closure::Keys`]: from the first key, the keys the recursive rules
+/// derive, each once, and every key's base answers (from a later key, those
+/// agreeing with the first where the recursion keeps a variable).
+pub(super) fn keys_worklist(
+    reg: &mut Registry,
+    c: &ClosurePlan,
+    kept: &[(usize, usize)],
+    params: &[proc_macro2::Ident],
+    arity: usize,
+    free: &[usize],
+) -> TokenStream {
+    let agrees: Vec<TokenStream> = kept
+        .iter()
+        .map(|&(fi, ki)| {
+            let (fi, ki) = (usize_lit(fi), usize_lit(ki));
+            quote!(row[#fi] == key[#ki])
+        })
+        .collect();
+    let push = |row: TokenStream| {
+        if agrees.is_empty() {
+            return quote!(push_new(&mut out, &mut seen, #row););
+        }
+        quote! {
+            let row = #row;
+            if next == 1 || (#(#agrees)&&*) {
+                push_new(&mut out, &mut seen, row);
+            }
+        }
+    };
+    let base: Vec<TokenStream> = (c.base.iter())
+        .map(|rule| rule_body(reg, rule, free, push))
+        .collect();
+    let new_key = |row: TokenStream| quote!(push_new(&mut keys, &mut seen_keys, #row););
+    let computed: Vec<usize> = (arity..arity + params.len()).collect();
+    let steps: Vec<TokenStream> = (c.steps.iter())
+        .map(|rule| rule_body(reg, rule, &computed, new_key))
+        .collect();
+    quote! {
+        let mut keys = ::std::vec![key];
+        let mut seen_keys = Memo::default();
+        let mut next = 0;
+        while let Some(&[#(#params),*]) = keys.get(next) {
+            next += 1;
+            #({ #base })*
+            #({ #steps })*
+        }
+    }
+}
+
+/// The answers of a call of `rel` on a cycle, read from its component's
+/// table: rows whose `keys` columns are the parameters, their `free`
+/// columns.
+pub(super) fn from_table(
+    reg: &Registry,
+    rel: u32,
+    keys: &[usize],
+    free: &[usize],
+    arena: &proc_macro2::Ident,
+) -> TokenStream {
+    let (comp, table) = reg.table(rel);
+    let f = format_ident!("component_{}", comp);
+    let params: Vec<_> = keys.iter().map(|&i| param(i)).collect();
+    let key_cols = keys.iter().map(|&i| usize_lit(i));
+    let free_cols = free.iter().map(|&i| usize_lit(i));
+    let tests: Vec<TokenStream> = key_cols
+        .zip(&params)
+        .map(|(c, p)| quote!(row[#c] == #p))
+        .collect();
+    let test = if tests.is_empty() {
+        quote!(true)
+    } else {
+        quote!(#(#tests)&&*)
+    };
+    let matches = quote!(self.#table.iter().filter(|row| #test));
+    if free.is_empty() {
+        quote!({
+            self.#f();
+            self.#table.iter().any(|row| #test)
+        })
+    } else {
+        quote!({
+            self.#f();
+            let start = self.#arena.len() as u32;
+            for row in #matches {
+                self.#arena.push([#(row[#free_cols]),*]);
+            }
+            (start, self.#arena.len() as u32)
+        })
+    }
+}
+
+/// The function computing every relation of a recursive component,
+/// bottom-up to its fixpoint, and the fields of their tables.
+pub(super) fn component_fn(reg: &mut Registry, c: &CompPlan) -> (TokenStream, Vec<TokenStream>) {
+    let comp = c.comp;
+    let name = format_ident!("component_{}", comp);
+    let done = format_ident!("done_{}", comp);
+    let mut fields = vec![quote!(#done: bool)];
+    let mut rounds = Vec::new();
+    for (rel, rules) in &c.rels {
+        let (_, table) = reg.table(*rel);
+        let a = usize_lit(reg.arity[*rel as usize]);
+        fields.push(quote!(#table: ::std::vec::Vec<[u32; #a]>));
+        let mut bodies = Vec::new();
+        for plan in rules {
+            let mut body = Body::new(reg, plan.rule.num_vars, Some(comp));
+            body.steps(&plan.steps);
+            let row = body.row(&plan.rule.head);
+            bodies.push(body.finish(quote!(out.push(#row);)));
+        }
+        rounds.push(quote! {
+            let mut out: ::std::vec::Vec<[u32; #a]> = ::std::vec::Vec::new();
+            #({ #bodies })*
+            out.extend_from_slice(&self.#table);
+            out.sort_unstable();
+            out.dedup();
+            if out.len() != self.#table.len() {
+                changed = true;
+                self.#table = out;
+            }
+        });
+    }
+    let rels: Vec<u32> = c.rels.iter().map(|(r, _)| *r).collect();
+    let doc = format!(
+        " The recursive relations {} to their fixpoint.",
+        rels.iter()
+            .map(|&r| format!("`{}`", reg.names[r as usize]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let f = quote! {
+        #[doc = #doc]
+        fn #name(&mut self) {
+            if self.#done {
+                return;
+            }
+            loop {
+                let mut changed = false;
+                #({ #rounds })*
+                if !changed {
+                    break;
+                }
+            }
+            self.#done = true;
+        }
+    };
+    (f, fields)
+}

@@ -1,0 +1,362 @@
+//! The plan as text (`gdl-codegen emit --dump-plan`): the call-graph facts,
+//! the queries' rules, and each function and component with its shape, its
+//! memo and its rules' join orders with the estimates that chose them.
+
+use std::fmt::Write;
+
+use super::facts::Facts;
+use super::join_order::{Adorn, Source, Step, EXISTS};
+use super::plan::{
+    Bodies, ClosurePlan, CompPlan, Fallback, FnPlan, Item, LegalPlan, LiftedPlan, Memo, QueryLit,
+    RulePlan, Shape,
+};
+use crate::front::ir::Program;
+use crate::lifted::{CRule, Pat};
+
+/// What the summary needs to name relations and terms.
+struct Namer<'a> {
+    program: &'a Program,
+    facts: &'a Facts,
+    rels: &'a [String],
+    arity: &'a [usize],
+}
+
+impl LiftedPlan {
+    /// The plan as readable text, relations named as in the generated code
+    /// and terms as in the rules.
+    pub fn summary(&self, program: &Program, facts: &Facts) -> String {
+        let n = Namer {
+            program,
+            facts,
+            rels: &self.names,
+            arity: &self.arity,
+        };
+        let mut out = String::new();
+        let comps = self.items.len() - self.functions();
+        let settled = if self.settled { "settled" } else { "capped" };
+        let _ = writeln!(
+            out,
+            "lifted plan: {} functions, {comps} components; call-graph facts {settled} after {} round(s)",
+            self.functions(),
+            self.rounds
+        );
+        self.facts_lines(&n, &mut out);
+        self.query_lines(&n, &mut out);
+        for item in &self.items {
+            match item {
+                Item::Fn(f) => function(&n, f, &mut out),
+                Item::Comp(c) => component(&n, c, &mut out),
+            }
+        }
+        out
+    }
+
+    /// The whole lists read, the calls without a memo, the relations left to
+    /// run time.
+    fn facts_lines(&self, n: &Namer, out: &mut String) {
+        let mut whole: Vec<String> = (self.whole.iter())
+            .flat_map(|(from, rels)| {
+                let from = format!("{from:?}");
+                rels.iter()
+                    .map(move |&r| format!("{from} reads {}", n.rels[r as usize]))
+            })
+            .collect();
+        whole.sort();
+        let mut once: Vec<String> = (self.once.iter())
+            .map(|&(rel, adorn)| call(n, rel, adorn))
+            .collect();
+        once.sort();
+        let _ = writeln!(out, "whole lists: {}", list(&whole));
+        let _ = writeln!(out, "asked once (no memo): {}", list(&once));
+        let deferred: Vec<String> = (0..n.program.preds.len())
+            .filter(|&p| n.facts.stateless[p] && n.facts.statics[p].is_none())
+            .map(|p| n.rels[p].clone())
+            .collect();
+        let _ = writeln!(
+            out,
+            "deferred to run time (relaxed extension too large to derive at compile time): {}",
+            list(&deferred)
+        );
+    }
+
+    /// The queries' rules.
+    fn query_lines(&self, n: &Namer, out: &mut String) {
+        let q = &self.queries;
+        match &q.legal {
+            Some(LegalPlan::Call(c)) => query_call(n, "legal", c, out),
+            Some(LegalPlan::Rules(rules)) => {
+                let _ = writeln!(out, "\nquery legal: its rules, for a given role");
+                rules.iter().for_each(|r| rule(n, r, out));
+            }
+            None => {
+                let _ = writeln!(out, "\nquery legal: moves fixed at compile time");
+            }
+        }
+        let _ = writeln!(out, "\nquery next: its rules");
+        q.next.iter().for_each(|r| rule(n, r, out));
+        if let Some(c) = &q.terminal {
+            query_call(n, "terminal", c, out);
+        }
+        if let Some(c) = &q.goals {
+            query_call(n, "goals", c, out);
+        }
+    }
+}
+
+/// `items` joined, or `none`.
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// A query answered by one call.
+fn query_call(n: &Namer, name: &str, c: &QueryLit, out: &mut String) {
+    let _ = writeln!(out, "\nquery {name}: {}", call(n, c.rel, c.bound));
+}
+
+/// The function name of `rel` called with `adorn`.
+fn call(n: &Namer, rel: u32, adorn: Adorn) -> String {
+    let arity = n.arity[rel as usize];
+    format!(
+        "{}_{}",
+        n.rels[rel as usize],
+        super::adorn_text(adorn, arity)
+    )
+}
+
+/// A function's plan.
+fn function(n: &Namer, f: &FnPlan, out: &mut String) {
+    let name = call(n, f.rel, f.adorn);
+    let (what, bodies) = match &f.shape {
+        Shape::ExistsFromList => (
+            format!("existence test read from the list {}", call(n, f.rel, 0)),
+            None,
+        ),
+        Shape::TestFromList => (
+            format!("test read from the short list {}", call(n, f.rel, 0)),
+            None,
+        ),
+        Shape::Closure { closure, memo } => {
+            let _ = writeln!(
+                out,
+                "\nfn {name}: closure by worklist, {}",
+                memo_text(Some(memo))
+            );
+            closure_lines(n, closure, out);
+            return;
+        }
+        Shape::Test {
+            bodies,
+            memo,
+            guard,
+        } => (
+            format!("test, {}{}", memo_text(memo.as_ref()), guard_text(*guard)),
+            Some(bodies),
+        ),
+        Shape::RecursiveTest {
+            bodies,
+            memo,
+            fallback,
+            guard,
+        } => (
+            format!(
+                "recursive test, {} once past the unmemoized calls, {}{}",
+                memo_text(Some(memo)),
+                fallback_text(n, f.rel, fallback),
+                guard_text(*guard)
+            ),
+            Some(bodies),
+        ),
+        Shape::Answers {
+            bodies,
+            memo,
+            direct,
+            fallback,
+            listed,
+        } => {
+            let memo = match memo {
+                Some(m) => memo_text(Some(m)),
+                None => "no memo (asked once per key)".into(),
+            };
+            let into = if *direct {
+                "pushed to its arena"
+            } else {
+                "buffered"
+            };
+            let fb = fallback
+                .as_ref()
+                .map(|fb| format!(", {}", fallback_text(n, f.rel, fb)));
+            let listed = if *listed {
+                ", duplicates kept (a query's)"
+            } else {
+                ""
+            };
+            (
+                format!("answers {into}, {memo}{}{listed}", fb.unwrap_or_default()),
+                Some(bodies),
+            )
+        }
+    };
+    let _ = writeln!(out, "\nfn {name}: {what}");
+    if let Some(b) = bodies {
+        bodies_lines(n, f.rel, b, out);
+    }
+}
+
+fn memo_text(memo: Option<&Memo>) -> String {
+    match memo {
+        None => "no memo".into(),
+        Some(Memo { dense: Some(k) }) => format!("memo dense by {k}"),
+        Some(Memo { dense: None }) => "memo hashed by its keys".into(),
+    }
+}
+
+fn guard_text(guard: Option<usize>) -> String {
+    guard.map_or_else(String::new, |g| format!(", guard {g} tested first"))
+}
+
+fn fallback_text(n: &Namer, rel: u32, fallback: &Fallback) -> String {
+    match fallback {
+        Fallback::Closure { sub } => format!("met again: searches {}", call(n, rel, *sub)),
+        Fallback::Table { comp } => format!("met again: reads component {comp}'s table"),
+    }
+}
+
+/// The rules of a call.
+fn bodies_lines(n: &Namer, rel: u32, bodies: &Bodies, out: &mut String) {
+    match bodies {
+        Bodies::Ground(h) => {
+            let h = &n.facts.hybrid[*h];
+            let _ = writeln!(
+                out,
+                "  compiled ground: {} atoms tested on the state",
+                h.atoms.len()
+            );
+        }
+        Bodies::Widened(w) => {
+            let _ = writeln!(
+                out,
+                "  answered through {} for each solution of {}",
+                call(n, rel, w.wider),
+                lit(n, w.rel, &w.args, false)
+            );
+        }
+        Bodies::Rules { shared, rules } => {
+            if !shared.is_empty() {
+                let _ = writeln!(out, "  tests every rule opens with (over the arguments):");
+                for s in shared {
+                    let _ = writeln!(out, "    {}", step(n, s));
+                }
+            }
+            rules.iter().for_each(|r| rule(n, r, out));
+        }
+    }
+}
+
+/// A closure's rules.
+fn closure_lines(n: &Namer, c: &ClosurePlan, out: &mut String) {
+    let _ = writeln!(out, "  base rules:");
+    c.base.iter().for_each(|r| rule(n, r, out));
+    let _ = writeln!(out, "  recursive rules, the recursive literal taken out:");
+    c.steps.iter().for_each(|r| rule(n, r, out));
+}
+
+/// A component's plan.
+fn component(n: &Namer, c: &CompPlan, out: &mut String) {
+    let rels: Vec<&str> = c
+        .rels
+        .iter()
+        .map(|(r, _)| n.rels[*r as usize].as_str())
+        .collect();
+    let _ = writeln!(
+        out,
+        "\ncomponent {}: {} to their fixpoint, bottom-up",
+        c.comp,
+        rels.join(", ")
+    );
+    for (_, rules) in &c.rels {
+        rules.iter().for_each(|r| rule(n, r, out));
+    }
+}
+
+/// A rule and its join order, each step with its estimated price and
+/// solutions per run.
+fn rule(n: &Namer, r: &RulePlan, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "  rule {} (bound {}):",
+        head(n, &r.rule),
+        adorn_bits(r.adorn)
+    );
+    for (k, s) in r.steps.iter().enumerate() {
+        let cost = match r.costs.get(k).copied().flatten() {
+            Some((price, rows)) => format!("  [price {price:.2}, rows {rows:.3}]"),
+            None => String::new(),
+        };
+        let _ = writeln!(out, "    {}. {}{cost}", k + 1, step(n, s));
+    }
+}
+
+fn adorn_bits(adorn: Adorn) -> String {
+    let exists = if adorn & EXISTS != 0 { " exists" } else { "" };
+    format!("{:b}{exists}", adorn & !EXISTS)
+}
+
+fn head(n: &Namer, r: &CRule) -> String {
+    let args: Vec<String> = r.head.iter().map(|p| pat(n, p)).collect();
+    format!("{}({})", n.rels[r.head_rel as usize], args.join(", "))
+}
+
+/// One step of a plan.
+fn step(n: &Namer, s: &Step) -> String {
+    match s {
+        Step::Param { index, pat: p } => format!("argument {index} matches {}", pat(n, p)),
+        Step::Distinct(a, b) => format!("distinct {} {}", pat(n, a), pat(n, b)),
+        Step::Lit {
+            source,
+            rel,
+            args,
+            negated,
+            bound,
+        } => {
+            let how = match source {
+                Source::Static => "table",
+                Source::True => "state",
+                Source::Does => "move",
+                Source::Derived => "call",
+                Source::Table => "component table",
+            };
+            let call = match source {
+                Source::Derived => format!(" -> {}", call(n, *rel, *bound)),
+                _ => String::new(),
+            };
+            format!(
+                "{} ({how}, bound {}){call}",
+                lit(n, *rel, args, *negated),
+                adorn_bits(*bound)
+            )
+        }
+    }
+}
+
+fn lit(n: &Namer, rel: u32, args: &[Pat], negated: bool) -> String {
+    let args: Vec<String> = args.iter().map(|p| pat(n, p)).collect();
+    let not = if negated { "not " } else { "" };
+    format!("{not}{}({})", n.rels[rel as usize], args.join(", "))
+}
+
+fn pat(n: &Namer, p: &Pat) -> String {
+    match p {
+        Pat::Var(v) => format!("?{v}"),
+        Pat::Ground(t) => (n.facts.universe.text.get(*t as usize))
+            .cloned()
+            .unwrap_or_else(|| format!("#{t}")),
+        Pat::Func(f, args) => {
+            let args: Vec<String> = args.iter().map(|a| pat(n, a)).collect();
+            format!("({} {})", n.program.symbols.name(*f), args.join(" "))
+        }
+    }
+}

@@ -15,11 +15,11 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::analysis::scc::tarjan;
 use crate::ground::budget::Budget;
 use crate::ground::db::Relation;
 use crate::ground::domains::Domains;
 use crate::lifted::{CRule, Lit, Pat};
+use crate::scc::tarjan;
 
 /// Most tuples the guards of one component may derive.
 const MAX_GUARD_TUPLES: usize = 600_000;

@@ -1,14 +1,14 @@
 //! The compiled rule base: the rules in lifted form ([`crate::lifted`]),
 //! the dependency analysis (static vs state-dependent relations and strongly
-//! connected components, from [`crate::analysis`]), the subgoal orders
-//! ("plans") and the tables of static relations.
+//! connected components, from [`crate::analysis`] and [`crate::scc`]), the
+//! subgoal orders ("plans") and the tables of static relations.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::dynamic::state_dependent;
-use crate::analysis::scc::{tarjan, Sccs};
 use crate::front::ir::{Keyword, Literal, Program};
 use crate::lifted::{CRule, Lit, Pat};
+use crate::scc::{tarjan, Sccs};
 
 use super::terms::{tuple_hash, TermStore, TupleSet};
 

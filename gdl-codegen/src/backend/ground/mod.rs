@@ -135,7 +135,7 @@ pub fn table_threshold(gp: &GroundProgram, opts: &EmitOptions) -> usize {
 
 /// A ground program as the compiled code computes it: with its boards laid
 /// out densely where that gives the planes more to do
-/// ([`crate::ground::relayout`]), and its bitnet.
+/// ([`crate::bitnet::relayout`]), and its bitnet.
 #[derive(Debug)]
 pub struct Compiled {
     /// The relaid program, if relaid.
@@ -147,7 +147,7 @@ pub struct Compiled {
 impl Compiled {
     /// Lays out `gp` and builds its bitnet.
     pub fn new(gp: &GroundProgram) -> Compiled {
-        let relaid = crate::ground::relayout::relaid(gp);
+        let relaid = crate::bitnet::relayout::relaid(gp);
         let net = bitnet::build(relaid.as_ref().unwrap_or(gp), &Params::COMPILED);
         Compiled { relaid, net }
     }

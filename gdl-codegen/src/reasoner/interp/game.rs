@@ -9,8 +9,8 @@ use rustc_hash::FxHashMap;
 
 use crate::front::ir::{Keyword, PredId, Program};
 use crate::front::symbols::Symbols;
+use crate::ground::budget::Caller;
 use crate::ground::domains::rel_name;
-use crate::session::Caller;
 
 use super::budget::{QueryBudget, QueryBudgetError, QueryLimit};
 use super::kb::{Kb, Kind};

@@ -205,9 +205,9 @@ pub enum Knob {
     MaxRules,
     /// The grounder's memory ([`Budget::max_memory`]).
     MaxMemory,
-    /// Rule literals compiled ([`EmitOptions::max_literals`](crate::backend::ground::EmitOptions::max_literals)).
+    /// Rule literals compiled ([`EmitOptions::max_literals`](crate::backend::common::EmitOptions::max_literals)).
     MaxCompileLiterals,
-    /// Tests of ground code printed ([`EmitOptions::max_code_tests`](crate::backend::ground::EmitOptions::max_code_tests)).
+    /// Tests of ground code printed ([`EmitOptions::max_code_tests`](crate::backend::common::EmitOptions::max_code_tests)).
     MaxCodeTests,
     /// Answers of one interpreter query
     /// ([`QueryBudget::max_answers`](crate::reasoner::interp::QueryBudget::max_answers)).

@@ -56,7 +56,7 @@ use quote::format_ident;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::backend::common::format::Module;
-use crate::backend::ground::EmitOptions;
+use crate::backend::common::EmitOptions;
 use crate::front::ir::{Keyword, Program};
 use crate::front::symbols::Sym;
 use crate::ground::budget::{Budget, GroundError};

@@ -10,7 +10,7 @@ use crate::front::ir::{Keyword, Literal, Program};
 use crate::lifted::{CRule, Lit, Pat};
 use crate::scc::{tarjan, Sccs};
 
-use super::terms::{tuple_hash, TermStore, TupleSet};
+use super::overlay::{tuple_hash, TermStore, TupleSet};
 
 /// One subgoal of a plan: which body literal, and (for atoms) which of its
 /// arguments are ground when it runs, as a bit mask.
@@ -132,7 +132,7 @@ pub(crate) struct Kb {
 pub(crate) fn key_mask(key: &[u32]) -> u64 {
     let mut m = 0;
     for (j, &v) in key.iter().enumerate().take(64) {
-        if v != super::terms::FREE {
+        if v != super::overlay::FREE {
             m |= 1 << j;
         }
     }

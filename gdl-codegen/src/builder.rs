@@ -56,7 +56,7 @@ impl Builder {
     }
 
     /// Sets the build budget: the largest ground code printed, in tests
-    /// (see [`crate::backend::ground::BUILD_BUDGET_TESTS`]). Under
+    /// (see [`crate::backend::common::BUILD_BUDGET_TESTS`]). Under
     /// [`Backend::Auto`] a game over it is compiled lifted.
     pub fn max_code_tests(mut self, tests: usize) -> Self {
         self.options.emit.max_code_tests = tests;

@@ -6,7 +6,7 @@
 //!   (expand `or`, normalise `(not (distinct ..))`, intern names) and check
 //!   it (arity, safety, stratification, the recursion restriction, keyword
 //!   restrictions);
-//! - [`analysis`]: the relation dependency graph, its components and strata;
+//! - [`analysis`]: which relations depend on the state or the move;
 //! - [`lifted`]: the non-ground rule form the grounder and the interpreter
 //!   both evaluate;
 //! - [`ground`]: instantiate the rules over the reachable atoms and simplify;
@@ -18,7 +18,9 @@
 //!   baselines and oracles;
 //! - [`session`]: the driver, a game through those stages; [`builder`]: the
 //!   build-script API; `expand`: the `gdl!` macro's expansion (feature
-//!   `macro`); `host`: the build cache that runs cargo (feature `host`).
+//!   `macro`); `host`: the build cache that runs cargo (feature `host`);
+//! - [`scc`]: strongly connected components, the one graph algorithm every
+//!   stage shares (below them all).
 
 #![warn(missing_docs)]
 
@@ -34,6 +36,7 @@ pub mod ground;
 pub mod host;
 pub mod lifted;
 pub mod reasoner;
+pub mod scc;
 pub mod session;
 
 pub use builder::Builder;

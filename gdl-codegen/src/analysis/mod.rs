@@ -1,7 +1,7 @@
 //! Analyses of the checked, non-ground program that every later stage
-//! shares: the relation dependency graph ([`deps`]), strongly connected
-//! components ([`scc`]) and which relations are dynamic ([`dynamic`]).
+//! shares: which relations are dynamic ([`dynamic`]). The relation
+//! dependency graph the checker builds is the front end's
+//! ([`crate::front::deps`]); strongly connected components are
+//! [`crate::scc`]'s.
 
-pub mod deps;
 pub mod dynamic;
-pub mod scc;

@@ -22,7 +22,9 @@
 //! 9. [`schedule`]: per query (legal and terminal, goal, next), the atoms it
 //!    computes, in order, grouped under shared tests.
 //!
-//! [`Bitnet::summary`] prints the result.
+//! [`Bitnet::summary`] prints the result. Before the compiled back end's
+//! bitnet is built, [`relayout`] lays the program's boards out densely,
+//! piece by piece, where that gives the [`planes`] more to do.
 
 pub mod churn;
 pub mod conj;
@@ -35,6 +37,7 @@ pub mod layout;
 pub(crate) mod levels;
 pub mod move_sets;
 pub mod planes;
+pub mod relayout;
 pub mod schedule;
 pub(crate) mod substitute;
 mod summary;

@@ -7,12 +7,12 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::analysis::deps::DepGraph;
-use crate::analysis::scc::tarjan;
+use crate::front::deps::DepGraph;
 use crate::front::diag::{codes, Diagnostic, Diagnostics};
 use crate::front::ir::{Atom, Keyword, Literal, PredId, Program, Rule, Term};
 use crate::front::source::Span;
 use crate::front::symbols::Sym;
+use crate::scc::tarjan;
 
 /// Checks `program`, appending problems to `diags`. With `complete` false
 /// (the reader already reported errors, so some rules are missing) the checks

@@ -1,8 +1,10 @@
 //! The front end: read a game description ([`syntax`]), lower it to the
-//! program IR (`lower`, [`ir`], [`symbols`]) and check it (`check`),
-//! with located diagnostics ([`diag`], [`source`]); [`run`] does all three.
+//! program IR (`lower`, [`ir`], [`symbols`]) and check it (`check`, over
+//! the relation dependency graph of [`deps`]), with located diagnostics
+//! ([`diag`], [`source`]); [`run`] does all three.
 
 pub(crate) mod check;
+pub mod deps;
 pub mod diag;
 pub mod ir;
 pub(crate) mod lower;

@@ -1,6 +1,7 @@
 //! Limits on grounding, so that a game too large to ground fails fast with
 //! a clear error (and callers can fall back to a lifted reasoner) instead of
-//! exhausting memory.
+//! exhausting memory; and the budgets a user can raise ([`Knob`]), each
+//! named the way the front end in use ([`Caller`]) raises it.
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -183,3 +184,60 @@ impl fmt::Display for GroundError {
 }
 
 impl std::error::Error for GroundError {}
+
+/// Which front end drives the compiler: a budget message names that front
+/// end's own way to raise the budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Caller {
+    /// The `gdl-codegen` command: its flags.
+    #[default]
+    Cli,
+    /// The `gdl!` macro: its options.
+    Macro,
+    /// The build-script API: the [`crate::builder::Builder`] methods.
+    Builder,
+}
+
+/// A budget a user can raise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Knob {
+    /// Ground rules and atoms ([`Budget::max_rules`]).
+    MaxRules,
+    /// The grounder's memory ([`Budget::max_memory`]).
+    MaxMemory,
+    /// Rule literals compiled ([`EmitOptions::max_literals`](crate::backend::common::EmitOptions::max_literals)).
+    MaxCompileLiterals,
+    /// Tests of ground code printed ([`EmitOptions::max_code_tests`](crate::backend::common::EmitOptions::max_code_tests)).
+    MaxCodeTests,
+    /// Answers of one interpreter query
+    /// ([`QueryBudget::max_answers`](crate::reasoner::interp::QueryBudget::max_answers)).
+    MaxAnswers,
+    /// Memory of one interpreter query
+    /// ([`QueryBudget::max_memory`](crate::reasoner::interp::QueryBudget::max_memory)):
+    /// the command line's memory flag, a field of its own elsewhere.
+    MaxQueryMemory,
+}
+
+impl Caller {
+    /// How this front end raises `knob`.
+    pub fn knob(self, knob: Knob) -> &'static str {
+        match (self, knob) {
+            (Caller::Cli, Knob::MaxRules) => "--max-rules",
+            (Caller::Cli, Knob::MaxMemory | Knob::MaxQueryMemory) => "--max-memory-mb",
+            (Caller::Cli, Knob::MaxAnswers) => "--max-answers",
+            (Caller::Cli, Knob::MaxCompileLiterals) => "--max-compile-literals",
+            (Caller::Cli, Knob::MaxCodeTests) => "--max-code-tests",
+            (Caller::Macro, Knob::MaxCodeTests) => "`max_code_tests = N;`",
+            (Caller::Builder, Knob::MaxCodeTests) => "`Builder::max_code_tests`",
+            (Caller::Macro, Knob::MaxRules) => "`max_rules = N;`",
+            (Caller::Macro, Knob::MaxMemory) => "`max_memory_mb = N;`",
+            (Caller::Macro, Knob::MaxCompileLiterals) => "`max_literals = N;`",
+            (Caller::Builder, Knob::MaxRules | Knob::MaxMemory) => "`Builder::budget`",
+            (Caller::Builder, Knob::MaxCompileLiterals) => "`Builder::max_compile_literals`",
+            // The macro and the build script compile games; only a program
+            // that builds an interpreter meets these, through its budget.
+            (Caller::Macro | Caller::Builder, Knob::MaxAnswers) => "`QueryBudget::max_answers`",
+            (Caller::Macro | Caller::Builder, Knob::MaxQueryMemory) => "`QueryBudget::max_memory`",
+        }
+    }
+}

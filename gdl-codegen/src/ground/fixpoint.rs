@@ -11,8 +11,8 @@ use super::budget::{Budget, GroundError};
 use super::db::Db;
 use super::exec::UNBOUND;
 use super::plan::JoinPlan;
-use crate::analysis::scc::tarjan;
 use crate::lifted::{CRule, Lit};
+use crate::scc::tarjan;
 
 impl Db {
     /// Evaluates `rules` to their least fixpoint, component by component in

@@ -23,7 +23,6 @@ pub mod fixpoint;
 pub mod instantiate;
 pub mod plan;
 pub mod program;
-pub mod relayout;
 pub mod simplify;
 
 use std::time::Instant;

@@ -163,9 +163,20 @@ pub struct GroundProgram {
     /// Sizes and times.
     pub stats: GroundStats,
     /// Set when the fluents are in a physical order other than text order
-    /// ([`super::relayout`]): `fluents` is then that order, with empty texts
-    /// at the holes, and this keeps the text order and each fluent's bit.
-    pub logical: Option<super::relayout::Logical>,
+    /// ([`crate::bitnet::relayout`]): `fluents` is then that order, with
+    /// empty texts at the holes, and this keeps the text order and each
+    /// fluent's bit.
+    pub logical: Option<Logical>,
+}
+
+/// The logical side of a relaid program: what text order it replaced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Logical {
+    /// The fluent texts in text order (logical ids).
+    pub fluents: Vec<String>,
+    /// The physical bit (fluent atom of the relaid program) of each logical
+    /// fluent.
+    pub bits: Vec<u32>,
 }
 
 impl GroundProgram {

@@ -20,7 +20,7 @@ use rustc_hash::FxHashSet;
 
 use super::instantiate::Raw;
 use super::program::{AtomId, Component, GroundProgram, GroundRule, Lit, Output};
-use crate::analysis::scc::tarjan;
+use crate::scc::tarjan;
 
 const UNKNOWN: i8 = 0;
 

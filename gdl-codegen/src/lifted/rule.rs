@@ -145,7 +145,7 @@ pub fn cyclic_components(rules: &[CRule], n: usize) -> Vec<Option<usize>> {
             }
         }
     }
-    let sccs = crate::analysis::scc::tarjan(&succ, |&v| v);
+    let sccs = crate::scc::tarjan(&succ, |&v| v);
     let mut size = vec![0usize; sccs.count()];
     sccs.comp.iter().for_each(|&c| size[c as usize] += 1);
     (0..n)

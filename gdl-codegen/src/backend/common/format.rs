@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::backend::ground::EmitError;
+use crate::backend::common::EmitError;
 
 /// A `static NAME: [u32; N]` array of a generated module (or `[[u32; W];
 /// N]`, rows of `width` numbers): data that tokens and the formatter would

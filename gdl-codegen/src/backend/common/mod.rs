@@ -2,7 +2,8 @@
 //! constants, the string tables of roles, fluents and moves, the text
 //! parsers, the `Game` methods that only read those tables ([`Strings`],
 //! [`game_impl`]), sanitized names ([`names`]), and the module as tokens or
-//! formatted text ([`mod@format`]).
+//! formatted text ([`mod@format`]); and the code generators' options and
+//! errors ([`EmitOptions`], [`EmitError`]).
 //!
 //! A state is a `[u64; N]` bit set over the fluents, and a move an id in the
 //! text order of its role's moves, in every back end: matches replay
@@ -14,11 +15,108 @@ pub mod format;
 pub mod names;
 
 use std::collections::HashSet;
+use std::fmt;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::ground::GroundProgram;
+
+/// The build budget of ground code, in tests (a literal of a rule body,
+/// or a word of one-literal bodies, as [`code_size`] counts them): about
+/// 60 s of rustc in release on a 2-core machine. Measured builds of whole
+/// generated crates (one game each, `gdl-runtime` built): 75 K tests
+/// (amazonsTorus_10x10) 41 s, 77 K (kalaha5x2x3) 40 s, 90 K (NOTHELLO_S)
+/// 66 s, 106 K (chess_200) 57 s, 195 K (kalaha6x2x4) 154 s, 342 K
+/// (Othello) 223 s: about 0.6 s per thousand tests, a test about 50 bytes
+/// of Rust. `auto` compiles a game over it with the lifted back end.
+///
+/// [`code_size`]: crate::backend::ground::code_size
+pub const BUILD_BUDGET_TESTS: usize = 80_000;
+
+/// Options of the code generator.
+#[derive(Clone, Debug)]
+pub struct EmitOptions {
+    /// Name of the generated game type (a state type `<Name>State` goes with it).
+    pub type_name: String,
+    /// Path of the runtime crate in the generated code.
+    pub runtime_path: String,
+    /// The source the game came from, for the header.
+    pub source_name: String,
+    /// Largest ground program to compile, in rule-body literals.
+    pub max_literals: usize,
+    /// Largest ground code to print, in tests (see [`BUILD_BUDGET_TESTS`]).
+    pub max_code_tests: usize,
+    /// Literals of an atom's bodies above which they go into the rule tables
+    /// (`None`: chosen from the program's size, see [`tables`]).
+    ///
+    /// [`tables`]: crate::backend::ground::tables
+    pub rule_table_threshold: Option<usize>,
+    /// Whether legal moves and terminal are evaluated incrementally, from
+    /// the nearer of a thread's last two evaluations (`None`: when an
+    /// estimate on sample matches says it pays; see `incremental.rs`).
+    pub incremental: Option<bool>,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions {
+            type_name: "Game".to_owned(),
+            runtime_path: "::gdl_runtime".to_owned(),
+            source_name: "game".to_owned(),
+            max_literals: 8_000_000,
+            max_code_tests: BUILD_BUDGET_TESTS,
+            rule_table_threshold: None,
+            incremental: None,
+        }
+    }
+}
+
+/// Why code could not be generated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EmitError {
+    /// The ground program is over the compile budget.
+    TooLarge {
+        /// Its size in rule-body literals.
+        literals: usize,
+        /// The budget.
+        limit: usize,
+    },
+    /// The ground code is over the build budget.
+    TooSlowToBuild {
+        /// Its size in tests ([`CodeSize::tests`]).
+        ///
+        /// [`CodeSize::tests`]: crate::backend::ground::CodeSize::tests
+        tests: usize,
+        /// The budget.
+        limit: usize,
+    },
+    /// The runtime path option is not a Rust path.
+    BadRuntimePath(String),
+    /// The generated tokens did not parse (a bug).
+    Internal(String),
+}
+
+impl fmt::Display for EmitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmitError::TooLarge { literals, limit } => write!(
+                f,
+                "the ground game has {literals} rule literals, more than the compile budget of {limit}"
+            ),
+            EmitError::TooSlowToBuild { tests, limit } => write!(
+                f,
+                "the ground game's code would be {tests} tests (about {} MB of Rust), more than the \
+                 build budget of {limit} (about 60 s of rustc)",
+                tests.div_ceil(20_000)
+            ),
+            EmitError::BadRuntimePath(p) => write!(f, "`{p}` is not a Rust path"),
+            EmitError::Internal(e) => write!(f, "internal error: generated code does not parse: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for EmitError {}
 
 /// The texts a generated module's tables hold, whatever the back end.
 pub struct Texts<'a> {

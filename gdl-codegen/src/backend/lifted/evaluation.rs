@@ -7,8 +7,8 @@ use quote::quote;
 
 use super::cost;
 use super::module::usize_lit;
+use crate::backend::common::EmitOptions;
 use crate::backend::common::{self};
-use crate::backend::ground::EmitOptions;
 
 /// The evaluation's constants: when recursive tests start being memoized,
 /// and how long an answer list may grow before it is deduplicated.

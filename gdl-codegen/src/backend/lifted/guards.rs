@@ -17,11 +17,11 @@ use super::cost;
 use super::cost::{MAX_GUARD_TUPLES, MAX_GUARD_WORK, MAX_PASSING_GROWTH, MAX_RELAYS};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::analysis::scc::tarjan;
 use crate::ground::budget::Budget;
 use crate::ground::db::Relation;
 use crate::ground::domains::Domains;
 use crate::lifted::{CRule, Lit, Pat};
+use crate::scc::tarjan;
 
 /// A guard: a static relation of the domain database over some of the
 /// guarded relation's arguments.

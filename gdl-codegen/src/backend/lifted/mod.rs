@@ -72,7 +72,7 @@ use quote::format_ident;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::backend::common::format::Module;
-use crate::backend::ground::EmitOptions;
+use crate::backend::common::EmitOptions;
 use crate::front::ir::{Keyword, Program};
 use crate::front::symbols::Sym;
 use crate::ground::budget::{Budget, GroundError};
@@ -1407,7 +1407,7 @@ mod tests {
         facts: &Facts,
     ) -> (crate::backend::common::format::Module, String) {
         let rt: syn::Path = syn::parse_str("::gdl_runtime").unwrap();
-        let opts = crate::backend::ground::EmitOptions::default();
+        let opts = crate::backend::common::EmitOptions::default();
         let module = module::build(program, facts, &opts, &rt);
         let code = module.items.to_string().replace(' ', "");
         (module, code)

@@ -16,8 +16,8 @@ use super::memo::{self};
 use super::plan::LiftedPlan;
 use super::Registry;
 use crate::backend::common::format::Module;
+use crate::backend::common::EmitOptions;
 use crate::backend::common::{self, names, Texts};
-use crate::backend::ground::EmitOptions;
 use crate::front::ir::Program;
 
 /// `n` as an unsuffixed literal.

@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::session::{Caller, Knob};
+use crate::ground::budget::{Caller, Knob};
 
 /// How much one query of the interpreter may hold before it gives up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,14 +9,14 @@ use rustc_hash::FxHashMap;
 
 use crate::front::ir::{Keyword, PredId, Program};
 use crate::front::symbols::Symbols;
+use crate::ground::budget::Caller;
 use crate::ground::domains::rel_name;
-use crate::session::Caller;
 
 use super::budget::{QueryBudget, QueryBudgetError, QueryLimit};
 use super::kb::{Kb, Kind};
+use super::overlay::{publish, TermStore, Terms, TupleSet, FREE, LOCAL};
 use super::prove::{state_key, Ctx, Exceeded, Fluents, Pending, StaticCache, STACK_BUDGET};
 use super::read::{read_terms, Read};
-use super::terms::{publish, TermStore, Terms, TupleSet, FREE, LOCAL};
 
 /// What [`Interpreter::probe`] found.
 #[derive(Debug)]

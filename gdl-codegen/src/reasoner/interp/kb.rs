@@ -1,16 +1,16 @@
 //! The compiled rule base: the rules in lifted form ([`crate::lifted`]),
 //! the dependency analysis (static vs state-dependent relations and strongly
-//! connected components, from [`crate::analysis`]), the subgoal orders
-//! ("plans") and the tables of static relations.
+//! connected components, from [`crate::analysis`] and [`crate::scc`]), the
+//! subgoal orders ("plans") and the tables of static relations.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::dynamic::state_dependent;
-use crate::analysis::scc::{tarjan, Sccs};
 use crate::front::ir::{Keyword, Literal, Program};
 use crate::lifted::{CRule, Lit, Pat};
+use crate::scc::{tarjan, Sccs};
 
-use super::terms::{tuple_hash, TermStore, TupleSet};
+use super::overlay::{tuple_hash, TermStore, TupleSet};
 
 /// One subgoal of a plan: which body literal, and (for atoms) which of its
 /// arguments are ground when it runs, as a bit mask.
@@ -132,7 +132,7 @@ pub(crate) struct Kb {
 pub(crate) fn key_mask(key: &[u32]) -> u64 {
     let mut m = 0;
     for (j, &v) in key.iter().enumerate().take(64) {
-        if v != super::terms::FREE {
+        if v != super::overlay::FREE {
             m |= 1 << j;
         }
     }

@@ -4,7 +4,8 @@
 //! [`Interpreter`] implements [`gdl_runtime::Game`] directly on a lowered
 //! [`Program`], by backward chaining as in the GGP book (chapter 13), with:
 //!
-//! - hash-consed ground terms (`terms`): a term is a `u32`, a state a sorted
+//! - hash-consed ground terms (a query reads and adds them through its
+//!   `overlay` of the one term store): a term is a `u32`, a state a sorted
 //!   array of them;
 //! - subgoal reordering per call pattern (`kb`): negations and `distinct`
 //!   run once their variables are bound, positive atoms with the most bound
@@ -28,9 +29,9 @@
 mod budget;
 mod game;
 mod kb;
+mod overlay;
 mod prove;
 mod read;
-mod terms;
 
 pub use budget::{QueryBudget, QueryBudgetError, QueryLimit};
 pub use game::{InterpError, Interpreter, Probe, State};

@@ -28,7 +28,7 @@ use rustc_hash::FxHashMap;
 
 use super::budget::{QueryBudget, QueryLimit, ANSWER_BYTES, CHECK_INTERVAL, TABLE_BYTES};
 use super::kb::{key_mask, masked_hash, CallPlan, Kb, Kind, EXIST};
-use super::terms::{Terms, TupleSet, FREE};
+use super::overlay::{Terms, TupleSet, FREE};
 use crate::lifted::terms::{header, Kind as TermKind};
 use crate::lifted::{CRule, Lit, Pat};
 
@@ -89,7 +89,7 @@ pub(crate) struct StaticCache {
 type CacheEntry = (u32, Box<[u32]>, Arc<TupleSet>);
 
 fn call_hash(pred: u32, key: &[u32]) -> u64 {
-    super::terms::tuple_hash(key) ^ (pred as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    super::overlay::tuple_hash(key) ^ (pred as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 impl StaticCache {
@@ -408,7 +408,7 @@ impl<'a> Ctx<'a> {
                         let key = &self.tables[t as usize].key;
                         if key
                             .iter()
-                            .all(|&k| k == FREE || k & super::terms::LOCAL == 0)
+                            .all(|&k| k == FREE || k & super::overlay::LOCAL == 0)
                         {
                             if let Some(ans) = cache.get(call, key) {
                                 let table = &mut self.tables[t as usize];
@@ -474,7 +474,7 @@ impl<'a> Ctx<'a> {
 
     /// The table for `pred(key)`, created when new.
     fn table(&mut self, pred: u32, key: &[u32]) -> u32 {
-        let mut h = super::terms::tuple_hash(key);
+        let mut h = super::overlay::tuple_hash(key);
         h ^= (pred as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let head = self.table_heads.get(&h).copied().unwrap_or(u32::MAX);
         let mut i = head;

@@ -23,18 +23,8 @@
 
 use std::collections::BTreeMap;
 
-use super::program::{AtomId, Component, GroundProgram, GroundRule, Lit, Output};
 use crate::bitnet::planes;
-
-/// The logical side of a relaid program: what text order it replaced.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Logical {
-    /// The fluent texts in text order (logical ids).
-    pub fluents: Vec<String>,
-    /// The physical bit (fluent atom of the relaid program) of each logical
-    /// fluent.
-    pub bits: Vec<u32>,
-}
+use crate::ground::program::{AtomId, Component, GroundProgram, GroundRule, Lit, Logical, Output};
 
 /// Most bits a dense block may take per reachable fluent: a sparser board
 /// would spread the state over more words than its planes save.

@@ -1,8 +1,8 @@
 //! The dependency graph of a program's relations and its strongly connected
 //! components, shared by the checker and the reasoners.
 
-use super::scc::tarjan;
 use crate::front::ir::{Literal, PredId, Program};
+use crate::scc::tarjan;
 
 /// One dependency: a rule whose head is `from` mentions `to` in its body.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

@@ -71,7 +71,7 @@ pub const LIFTED_WORK_FACTOR: u64 = 8;
 /// Set with the feature (06702c2: chess 159.6 M -> 146.3 M instructions per 5 playouts).
 pub const MAX_RELAXED_ROWS: usize = 50_000;
 
-/// Most relations [`relaxed_domains`] tries leaving to run time, one at a
+/// Most relations `relaxed_domains` (in [`super::facts`]) tries leaving to run time, one at a
 /// time, before it gives up.
 ///
 /// unmeasured (78f6d82 reports coverage only: sudoku, merrills and ruleDepthQuadratic compile lifted).
@@ -177,7 +177,7 @@ pub const MAX_RANKED_ID: u32 = 4096;
 /// Set with the feature (fe2b1f6: FARMERS 220 K -> 195 K, speedChess 5.96 M -> 5.46 M, connectFour 283 K -> 274 K).
 pub const MAX_DENSE_SLOTS: usize = 1 << 12;
 
-/// How many relations deep [`Registry::head_domain`] looks through derived
+/// How many relations deep `Registry::head_domain` (in [`super::memo`]) looks through derived
 /// relations' heads (which may recurse) for a variable's values.
 ///
 /// Set with the feature (b1c3b21: chess.kif 21.18 M -> 20.98 M).
@@ -186,7 +186,7 @@ pub const MAX_DOMAIN_DEPTH: u32 = 4;
 // ---- Estimates and whole lists (mod) -----------------------------------
 
 /// Static tables of at most this many tuples give the values of the
-/// variables in their literals (see [`join_order::Catalog::var_values`]).
+/// variables in their literals (see [`super::join_order::Catalog::var_values`]).
 ///
 /// Set with the feature (e3cb5ac: merrills -55%, urmAdd -54%, amazons -60%, BRAZIL -41%).
 pub const VALUES_FROM_ROWS: usize = 1 << 12;
@@ -297,14 +297,14 @@ pub const CALL_WORK: u64 = 1 << 16;
 
 // ---- Static tables (statics) -------------------------------------------
 
-/// Most cells of a directory printed at compile time ([`fixed_index`]), and
+/// Most cells of a directory printed at compile time (`fixed_index`, in [`super::statics`]), and
 /// most values one of its rank tables spans: beyond either, the table's
 /// directory is built at run time ([`gdl_runtime::lifted::Keyed`]).
 ///
 /// Set with the feature (246fd9f: breakthrough 0.90, connectFour 0.88, chess.kif 0.90 of the instructions before).
 pub const MAX_FIXED_CELLS: usize = 1 << 12;
 
-/// Most cells of a directory printed at compile time ([`fixed_index`]), and
+/// Most cells of a directory printed at compile time (`fixed_index`, in [`super::statics`]), and
 /// most values one of its rank tables spans: beyond either, the table's
 /// directory is built at run time ([`gdl_runtime::lifted::Keyed`]).
 ///

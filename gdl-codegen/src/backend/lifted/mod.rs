@@ -102,27 +102,68 @@ impl fmt::Display for LiftedError {
 
 impl std::error::Error for LiftedError {}
 
-/// Compiles a valid program with the lifted back end.
+/// Compiles a valid program with the lifted back end: plans it, then
+/// prints the plan.
 pub fn module(
     program: &Program,
     opts: &EmitOptions,
     budget: &Budget,
 ) -> Result<Module, LiftedError> {
-    let rt: syn::Path = syn::parse_str(&opts.runtime_path)
-        .map_err(|_| LiftedError::BadRuntimePath(opts.runtime_path.clone()))?;
-    let program = flatten::flatten(program);
-    let facts = Facts::compute(&program, budget).map_err(LiftedError::Domains)?;
-    Ok(module::build(&program, &facts, opts, &rt))
+    plan(program, budget)?.module(opts)
 }
 
 /// The plan of a valid program's lifted module, as text (see
 /// [`plan::LiftedPlan::summary`]).
 pub fn plan_summary(program: &Program, budget: &Budget) -> Result<String, LiftedError> {
-    let program = flatten::flatten(program);
+    Ok(plan(program, budget)?.summary())
+}
+
+/// Plans a valid program's lifted module: the decisions, before any code
+/// is printed. The plan may be read (and, in tests, edited) before
+/// [`Planned::module`] prints it.
+pub fn plan(program: &Program, budget: &Budget) -> Result<Planned, LiftedError> {
+    let program = flatten::flatten(program).into_owned();
     let facts = Facts::compute(&program, budget).map_err(LiftedError::Domains)?;
-    let legal = queries::fixed_legal_moves(&program, &facts).is_none();
-    let (plan, _) = planner::plan(&program, &facts, legal);
-    Ok(plan.summary(&program, &facts))
+    let fixed = queries::fixed_legal_moves(&program, &facts);
+    let (plan, reg) = planner::plan(&program, &facts, fixed.is_none());
+    Ok(Planned {
+        plan,
+        program,
+        facts,
+        reg,
+        fixed,
+    })
+}
+
+/// A planned lifted module: its plan, and what printing it reads.
+pub struct Planned {
+    /// The plan.
+    pub plan: plan::LiftedPlan,
+    program: Program,
+    facts: Facts,
+    reg: Registry,
+    fixed: Option<Vec<Vec<u32>>>,
+}
+
+impl Planned {
+    /// The plan as text (see [`plan::LiftedPlan::summary`]).
+    pub fn summary(&self) -> String {
+        self.plan.summary(&self.program, &self.facts)
+    }
+
+    /// The module the plan plans, printed once.
+    pub fn module(self, opts: &EmitOptions) -> Result<Module, LiftedError> {
+        let rt: syn::Path = syn::parse_str(&opts.runtime_path)
+            .map_err(|_| LiftedError::BadRuntimePath(opts.runtime_path.clone()))?;
+        let Planned {
+            plan,
+            facts,
+            reg,
+            fixed,
+            ..
+        } = self;
+        Ok(module::print(&facts, &plan, reg, opts, &rt, fixed))
+    }
 }
 
 /// A call in the planner's memos: the relation, its bound arguments and
@@ -1408,7 +1449,9 @@ mod tests {
     ) -> (crate::backend::common::format::Module, String) {
         let rt: syn::Path = syn::parse_str("::gdl_runtime").unwrap();
         let opts = crate::backend::common::EmitOptions::default();
-        let module = module::build(program, facts, &opts, &rt);
+        let fixed = queries::fixed_legal_moves(program, facts);
+        let (plan, reg) = planner::plan(program, facts, fixed.is_none());
+        let module = module::print(facts, &plan, reg, &opts, &rt, fixed);
         let code = module.items.to_string().replace(' ', "");
         (module, code)
     }

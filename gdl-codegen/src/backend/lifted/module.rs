@@ -5,7 +5,7 @@
 use super::evaluation::{ev_items, header_items, run_time_term_items};
 use super::functions::relation_fns;
 use super::game_impl::methods;
-use super::queries::{fixed_legal_moves, queries, MoveSink};
+use super::queries::{queries, MoveSink};
 use super::tables::tables;
 use proc_macro2::Literal;
 use quote::{format_ident, quote};
@@ -18,7 +18,6 @@ use super::Registry;
 use crate::backend::common::format::Module;
 use crate::backend::common::EmitOptions;
 use crate::backend::common::{self, names, Texts};
-use crate::front::ir::Program;
 
 /// `n` as an unsuffixed literal.
 pub fn usize_lit(n: usize) -> Literal {
@@ -27,14 +26,6 @@ pub fn usize_lit(n: usize) -> Literal {
 
 pub(super) fn hex(w: u64) -> Literal {
     Literal::u64_unsuffixed(w)
-}
-
-/// The module of `facts`: planned (see [`super::planner`]), then printed
-/// once from the plan.
-pub fn build(program: &Program, facts: &Facts, opts: &EmitOptions, rt: &syn::Path) -> Module {
-    let fixed = fixed_legal_moves(program, facts);
-    let (plan, reg) = super::planner::plan(program, facts, fixed.is_none());
-    print(facts, &plan, reg, opts, rt, fixed)
 }
 
 /// The module `plan` plans for `facts`, printed with the registry of the

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use super::body::param;
 use super::facts::Facts;
 use super::memo::memo_type;
-use super::Registry;
+use super::needs::Needs;
 
 /// How a memoized call reads and writes `memo`: the lookup returning a hit
 /// (on a cycle, a call met again while it runs returns `fallback`), what
@@ -218,7 +218,7 @@ pub(super) enum Collect {
         stored: TokenStream,
     },
     /// Straight to the arena; memoized unless asked once per key (see
-    /// [`Registry::asked_once`]).
+    /// [`Needs::asked_once`]).
     Direct { memoized: bool },
 }
 
@@ -374,7 +374,7 @@ pub(super) fn answer_fields(
 /// that cannot succeed (most of them, or the guard would not be kept).
 pub(super) fn guard_precheck(
     facts: &Facts,
-    reg: &mut Registry,
+    reg: &mut Needs,
     rel: u32,
     guard: Option<usize>,
 ) -> Option<TokenStream> {

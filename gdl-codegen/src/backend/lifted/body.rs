@@ -5,8 +5,8 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::join_order::{Adorn, Source, Step};
+use super::needs::Needs;
 use super::prejoin::{self, Column, Prejoin};
-use super::Registry;
 use crate::lifted::Pat;
 
 /// A wrapper around the code that follows it.
@@ -24,7 +24,7 @@ enum Wrap {
 /// The code of one rule body: wrappers built step by step, closed around
 /// the solution's code.
 pub struct Body<'r> {
-    reg: &'r mut Registry,
+    reg: &'r mut Needs,
     bound: Vec<bool>,
     wraps: Vec<Wrap>,
     fresh: usize,
@@ -68,7 +68,7 @@ fn lit(n: u32) -> Literal {
 
 impl<'r> Body<'r> {
     /// A body over `num_vars` variables.
-    pub fn new(reg: &'r mut Registry, num_vars: usize, within: Option<usize>) -> Self {
+    pub fn new(reg: &'r mut Needs, num_vars: usize, within: Option<usize>) -> Self {
         Body {
             reg,
             bound: vec![false; num_vars],

@@ -177,7 +177,7 @@ pub const MAX_RANKED_ID: u32 = 4096;
 /// Set with the feature (fe2b1f6: FARMERS 220 K -> 195 K, speedChess 5.96 M -> 5.46 M, connectFour 283 K -> 274 K).
 pub const MAX_DENSE_SLOTS: usize = 1 << 12;
 
-/// How many relations deep `Registry::head_domain` (in [`super::memo`]) looks through derived
+/// How many relations deep `Estimates::head_domain` (in [`super::memo`]) looks through derived
 /// relations' heads (which may recurse) for a variable's values.
 ///
 /// Set with the feature (b1c3b21: chess.kif 21.18 M -> 20.98 M).

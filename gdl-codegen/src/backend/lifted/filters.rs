@@ -19,8 +19,8 @@ use rustc_hash::FxHashSet;
 use super::facts::Facts;
 use super::join_order::{Source, Step};
 use super::layout::Layout;
+use super::relations::Relations;
 use super::terms::Dense;
-use super::Registry;
 use crate::backend::common::format::DataArray;
 use crate::lifted::Pat;
 
@@ -90,7 +90,7 @@ impl Filter {
 /// test or `distinct`, its arguments constants or variables, each bound
 /// before the scan or an argument of the scanned fluent, one at least.
 pub fn of_step(
-    reg: &Registry,
+    reg: &Relations,
     fid: u32,
     scan: &[Pat],
     step: &Step,
@@ -143,7 +143,7 @@ pub fn of_step(
 /// static relation's values in its first column of the key, the fluents'
 /// values at the position `distinct` sets against it.
 fn key_values(
-    reg: &Registry,
+    reg: &Relations,
     fid: u32,
     rel: Option<u32>,
     args: &[Arg],
@@ -172,7 +172,7 @@ fn key_values(
 /// the call, so the guard filters the scan (chess's `bishop_threatens`
 /// meets only the bishops on a diagonal through the square), the call
 /// staying as it is.
-pub fn guard_step(reg: &Registry, step: &Step) -> Option<Step> {
+pub fn guard_step(reg: &Relations, step: &Step) -> Option<Step> {
     let Step::Lit {
         source: Source::Derived | Source::Table,
         rel,
@@ -303,7 +303,7 @@ mod tests {
         (<= (goal r 100) (true (cell 2 x)))";
 
     /// The functor id of `cell/2` and the relation `adj` of [`ROW`].
-    fn cell_and_adj(program: &crate::front::ir::Program, reg: &Registry) -> (u32, u32) {
+    fn cell_and_adj(program: &crate::front::ir::Program, reg: &Relations) -> (u32, u32) {
         let cell = reg.functor(program.symbols.lookup("cell").unwrap(), 2);
         (cell.unwrap(), relation_named(program, "adj"))
     }
@@ -311,7 +311,7 @@ mod tests {
     #[test]
     fn static_tests_and_distinct_of_a_scanned_fluent_become_filters_keyed_by_bound_variables() {
         let (program, facts) = program_and_facts(ROW);
-        let reg = Registry::new(&program, &facts);
+        let reg = Relations::new(&program, &facts);
         let term = |text: &str| term(&facts, text);
         let (cell, adj) = cell_and_adj(&program, &reg);
         // (true (cell ?0 ?1)) with ?2 bound before; ?3 bound after.
@@ -347,7 +347,7 @@ mod tests {
     #[test]
     fn masks_hold_the_fluents_that_pass_for_each_key_and_for_a_key_outside_its_values() {
         let (program, facts) = program_and_facts(ROW);
-        let reg = Registry::new(&program, &facts);
+        let reg = Relations::new(&program, &facts);
         let u = &facts.universe;
         let term = |text: &str| term(&facts, text);
         let (cell, adj) = cell_and_adj(&program, &reg);

@@ -10,21 +10,21 @@ use super::answers::{
 };
 use super::body::{param, Body};
 use super::facts::Facts;
-use super::join_order::{argument_params, Adorn, Catalog, Step, EXISTS};
+use super::join_order::{argument_params, Adorn, Source, Step, EXISTS};
 use super::memo::memo_type;
 use super::module::usize_lit;
+use super::needs::Needs;
 use super::plan::{FnPlan, Item, LiftedPlan, Memo, Shape};
 use super::recursion::{closure_fn, component_fn, fallback};
 use super::rule_bodies::rule_bodies;
 use super::widen::Widening;
-use super::Registry;
 
 /// Every function of `plan`, and the fields of the evaluation they use
 /// (memo tables, component tables): those of relations that depend on the
 /// state or the move, then those of the others (see [`Fields`]).
 pub(super) fn relation_fns(
     facts: &Facts,
-    reg: &mut Registry,
+    reg: &mut Needs,
     plan: &LiftedPlan,
 ) -> (Vec<TokenStream>, Fields) {
     let stateless = |rel: u32| facts.stateless.get(rel as usize).copied() == Some(true);
@@ -79,7 +79,7 @@ pub(super) struct Signature {
 }
 
 impl Signature {
-    fn of(reg: &Registry, rel: u32, adorn: Adorn) -> Signature {
+    fn of(reg: &Needs, rel: u32, adorn: Adorn) -> Signature {
         let arity = reg.arity[rel as usize];
         let keys: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 1).collect();
         // An existence test outputs nothing: a test, as if all were bound.
@@ -111,7 +111,7 @@ fn memo_ty(memo: &Memo, k: usize, value: TokenStream) -> TokenStream {
 /// The function of `f`, and its fields.
 pub(super) fn derived_fn(
     facts: &Facts,
-    reg: &mut Registry,
+    reg: &mut Needs,
     f: &FnPlan,
 ) -> (TokenStream, Vec<TokenStream>) {
     let (rel, adorn) = (f.rel, f.adorn);
@@ -210,11 +210,11 @@ fn memoized(
 /// call `w` leads to: for each solution of its literal, the wider call's
 /// answers, pushed to `arena` as rows of the `free` arguments.
 pub(super) fn widened_body(
-    reg: &mut Registry,
+    reg: &mut Needs,
     (rel, adorn): (u32, Adorn),
     free: &[usize],
     arena: &proc_macro2::Ident,
-    w: &Widening,
+    (w, source): (&Widening, Source),
 ) -> TokenStream {
     let arity = reg.arity[rel as usize];
     let is = |a: Adorn, i: usize| a >> i & 1 == 1;
@@ -222,7 +222,7 @@ pub(super) fn widened_body(
     let mut steps = argument_params(arity, adorn);
     let bound: Vec<bool> = (0..arity).map(|i| is(adorn, i)).collect();
     steps.push(Step::Lit {
-        source: reg.source(w.rel),
+        source,
         rel: w.rel,
         args: w.args.clone(),
         negated: false,
@@ -269,7 +269,7 @@ pub(super) fn widened_body(
 
 /// An existence test of `rel` without keys answered by the call listing
 /// all its answers (see [`super::planner`]).
-fn exists_from_list(reg: &Registry, rel: u32, name: &proc_macro2::Ident, doc: &str) -> TokenStream {
+fn exists_from_list(reg: &Needs, rel: u32, name: &proc_macro2::Ident, doc: &str) -> TokenStream {
     let list = reg.call_name(rel, 0);
     quote! {
         #[doc = #doc]
@@ -283,7 +283,7 @@ fn exists_from_list(reg: &Registry, rel: u32, name: &proc_macro2::Ident, doc: &s
 
 /// A test of `rel` with every argument a key answered from the list of
 /// all its answers (see [`super::planner`]).
-fn test_from_list(reg: &Registry, sig: &Signature, rel: u32) -> TokenStream {
+fn test_from_list(reg: &Needs, sig: &Signature, rel: u32) -> TokenStream {
     let list = reg.call_name(rel, 0);
     let arena = format_ident!("arena_{}", list);
     let Signature {

@@ -26,7 +26,6 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::facts::{Facts, Universe};
 use super::layout::Layout;
-use super::Registry;
 use crate::ground::db::NONE;
 use crate::lifted::{CRule, Lit, Pat};
 
@@ -64,7 +63,7 @@ pub struct Sources<'a> {
 /// each of its rules reads only the state, static relations and relations
 /// already grounded (positively, or negated where the atom is one fluent),
 /// within the budgets. Which calls are compiled ground is chosen later, by
-/// cost (`Registry::is_ground`).
+/// cost (`Estimates::is_ground`).
 pub fn select(
     rules: &[CRule],
     candidates: impl Iterator<Item = u32>,
@@ -510,7 +509,7 @@ impl<'a> Grounder<'a> {
 /// its playouts 1.6 times slower).
 pub fn items(
     facts: &Facts,
-    reg: &Registry,
+    reg: &super::needs::Needs,
     layout: &Layout,
     nw: usize,
     makers: &mut Vec<TokenStream>,
@@ -688,7 +687,6 @@ pub fn test_work(h: &Hybrid) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{program_and_facts, relation_named};
-    use super::*;
 
     /// A row of three cells, each blank or marked `x` or `o`: `line ?p`
     /// (two neighbouring cells of `?p`) reads only the state and `succ`;
@@ -789,7 +787,7 @@ mod tests {
     #[test]
     fn calls_are_compiled_ground_where_their_atoms_cost_less_than_their_plans() {
         let (program, facts) = program_and_facts(ROW);
-        let mut reg = Registry::new(&program, &facts);
+        let mut reg = super::super::estimates::Estimates::new(&program, &facts);
         let rel = |name| relation_named(&program, name);
         // `line x` joins two cells and `succ`; `marked 1` tests one fluent.
         assert!(reg.is_ground(&facts, rel("line"), 0b1));

@@ -4,7 +4,7 @@
 //! end: the text methods read and print fluents by it), but its bit in the
 //! state may be elsewhere. Scans of `true(p)` with an argument of `p` bound
 //! read the fluents with that value there through a mask per value (see
-//! [`super::Registry::scan_positions`]); in text order those fluents are
+//! [`super::Estimates::scan_positions`]); in text order those fluents are
 //! spread over the whole state (chess.kif's `(cell ?x ?y wb)` over 13 of
 //! its 17 words), so a scan walks every word. Here the fluents of each
 //! functor are ordered first by the arguments of one of its masks, so that

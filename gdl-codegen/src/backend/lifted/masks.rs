@@ -2,7 +2,7 @@
 //! some arguments bound, the fluents of `f` with those values there, so
 //! that the scan reads them and not every fluent of `f`.
 //!
-//! A mask covers one or several arguments ([`super::Registry::
+//! A mask covers one or several arguments ([`super::Estimates::
 //! scan_positions`] picks them): `(cell ?x ?y ?piece)` with `?x` and `?y`
 //! bound reads the one or two fluents of that square, where a mask on `?x`
 //! alone would give the whole column to test `?y` on.

@@ -14,10 +14,10 @@ use super::cost::{MAX_DENSE_SLOTS, MAX_DOMAIN_DEPTH};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use super::estimates::Estimates;
 use super::facts::Facts;
 use super::join_order::Adorn;
 use super::terms::{domains, Dense};
-use super::Registry;
 use crate::backend::common::format::DataArray;
 use crate::lifted::{CRule, Lit, Pat};
 
@@ -29,7 +29,7 @@ pub struct DenseKeys {
     domains: Vec<Vec<u32>>,
 }
 
-impl Registry {
+impl Estimates {
     /// The key type of the dense memo table of `rel` called with `adorn`
     /// (bound arguments in `adorn`), if its bound arguments' combinations
     /// are few enough: over the relation's relaxed extension, or else over
@@ -54,10 +54,10 @@ impl Registry {
     }
 }
 
-impl Registry {
+impl Estimates {
     /// The domains of the bound arguments of `rel` called with `adorn`, if
     /// their combinations are few enough for a dense memo table (see
-    /// [`Registry::dense_keys`]).
+    /// [`Estimates::dense_keys`]).
     pub fn dense_domains(&self, facts: &Facts, rel: u32, adorn: Adorn) -> Option<Vec<Vec<u32>>> {
         let arity = self.arity[rel as usize];
         let keys: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 1).collect();
@@ -171,10 +171,10 @@ pub fn memo_type(keys: Option<&Ident>, k: &Literal, value: TokenStream) -> Token
 
 /// The items of the dense key types asked for: a type per table, its
 /// `Slots` implementation, and its rank tables (as data arrays).
-pub fn dense_key_items(reg: &Registry, rt: &syn::Path) -> (Vec<DataArray>, TokenStream) {
+pub fn dense_key_items(keys: &[DenseKeys], rt: &syn::Path) -> (Vec<DataArray>, TokenStream) {
     let mut arrays = Vec::new();
     let mut items = TokenStream::new();
-    for DenseKeys { ty, call, domains } in &reg.dense_keys {
+    for DenseKeys { ty, call, domains } in keys {
         let prefix = ty.to_string().to_uppercase();
         let dense = Dense::new(&prefix, domains, &quote!(return None));
         arrays.extend(dense.arrays);
@@ -227,7 +227,7 @@ mod tests {
     fn calls_with_few_key_combinations_get_dense_memo_tables() {
         let (p, facts) = program_and_facts(GAME);
         let rel = |name: &str| relation_named(&p, name);
-        let mut reg = Registry::new(&p, &facts);
+        let mut reg = Estimates::new(&p, &facts);
         let (near, far) = (rel("near"), rel("far"));
         assert!(reg.relaxed_tuples[near as usize].is_some());
         assert!(reg.relaxed_tuples[far as usize].is_none());

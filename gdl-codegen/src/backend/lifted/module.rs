@@ -13,8 +13,9 @@ use quote::{format_ident, quote};
 use super::facts::Facts;
 use super::layout::Layout;
 use super::memo::{self};
+use super::needs::Needs;
 use super::plan::LiftedPlan;
-use super::Registry;
+use super::relations::Relations;
 use crate::backend::common::format::Module;
 use crate::backend::common::EmitOptions;
 use crate::backend::common::{self, names, Texts};
@@ -28,17 +29,18 @@ pub(super) fn hex(w: u64) -> Literal {
     Literal::u64_unsuffixed(w)
 }
 
-/// The module `plan` plans for `facts`, printed with the registry of the
-/// planner's last round (its estimates and dense key types); `fixed`, each
-/// role's legal moves where they are known at compile time.
+/// The module `plan` plans for `facts` and its relations `rels`, printed
+/// once; `fixed`, each role's legal moves where they are known at compile
+/// time.
 pub fn print(
     facts: &Facts,
     plan: &LiftedPlan,
-    mut reg: Registry,
+    rels: std::rc::Rc<Relations>,
     opts: &EmitOptions,
     rt: &syn::Path,
     fixed: Option<Vec<Vec<u32>>>,
 ) -> Module {
+    let mut reg = Needs::new(rels);
     let sink = MoveSink::of(facts);
     let legal_sink = fixed.is_none().then_some(sink);
     let queries = queries(&plan.queries, legal_sink, &mut reg, rt);
@@ -72,7 +74,7 @@ pub fn print(
         let refs = (0..facts.roles.len()).map(|r| format_ident!("MOVE_OF_{}", r));
         quote!(static MOVE_OF: [&[u32]; #nr] = [#(&#refs),*];)
     });
-    let (key_arrays, key_items) = memo::dense_key_items(&reg, rt);
+    let (key_arrays, key_items) = memo::dense_key_items(&plan.dense_keys, rt);
     data.extend(key_arrays);
     let specific = methods(facts, rt, (&state, nw), fixed.as_deref(), sink);
     let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), specific);
@@ -215,7 +217,7 @@ mod tests {
         use super::super::cost::{MEMO_KEYED_TEST_WORK, MEMO_TEST_WORK};
         use super::super::planner::test_memoized;
         use super::super::tests::relation_named;
-        use super::*;
+
         // `near` and `far` do the same work (a scan of the state and a list
         // of `pair`); `near`'s key takes 3 values (a dense table), `far`'s
         // 100 times 100 (a hash table).
@@ -232,7 +234,7 @@ mod tests {
             (<= (goal r 100) (true (cell 3 3)))"
         );
         let (p, facts) = program_and_facts(&text);
-        let reg = Registry::new(&p, &facts);
+        let reg = super::super::estimates::Estimates::new(&p, &facts);
         let (near, far) = (relation_named(&p, "near"), relation_named(&p, "far"));
         let work = reg.test_work(&facts, near, 1);
         assert!(
@@ -255,7 +257,7 @@ mod tests {
         use super::super::join_order::Adorn;
         use super::super::planner::test_from_list;
         use super::super::tests::relation_named;
-        use super::*;
+
         // The frame rule asks, for each marked cell, whether the move
         // affects it: one or two of sixteen cells, whose rules walk the
         // move with or without the cell. `mover` holds of the only role
@@ -297,7 +299,7 @@ mod tests {
             (<= terminal (true (step 6)))
             (<= (goal r 100) (true (step 6)))";
         let (p, facts) = program_and_facts(text);
-        let mut reg = Registry::new(&p, &facts);
+        let mut reg = super::super::estimates::Estimates::new(&p, &facts);
         let mut test = |name: &str, adorn: Adorn| {
             let rel = relation_named(&p, name);
             test_from_list(&facts, &mut reg, (rel, adorn))

@@ -13,7 +13,7 @@ use rustc_hash::FxHashSet;
 
 use super::call_graph::Whole;
 use super::closure::Closure;
-use super::join_order::{Adorn, Step};
+use super::join_order::{Adorn, Source, Step};
 use super::widen::Widening;
 use crate::lifted::CRule;
 
@@ -37,6 +37,8 @@ pub struct LiftedPlan {
     pub names: Vec<String>,
     /// Each relation's arity.
     pub arity: Vec<usize>,
+    /// The key types of the dense memo tables, in order of creation.
+    pub dense_keys: Vec<super::memo::DenseKeys>,
 }
 
 /// The rules of the queries.
@@ -64,6 +66,8 @@ pub enum LegalPlan {
 pub struct QueryLit {
     /// The relation.
     pub rel: u32,
+    /// Where its tuples come from.
+    pub source: Source,
     /// Its bound arguments when the query runs.
     pub bound: Adorn,
 }
@@ -167,7 +171,12 @@ pub enum Bodies {
     /// each tested on the state (the hybrid's number in the facts).
     Ground(usize),
     /// The call answered through a wider call (see [`super::widen`]).
-    Widened(Widening),
+    Widened {
+        /// The literal leading to the wider call.
+        widening: Widening,
+        /// Where the literal's tuples come from.
+        source: Source,
+    },
     /// Each rule's plan, inside the tests they all open with.
     Rules {
         /// The shared tests, over variables numbered by argument (empty

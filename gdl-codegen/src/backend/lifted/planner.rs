@@ -19,13 +19,13 @@ use rustc_hash::FxHashSet;
 use super::call_graph::{Asked, CallGraph, Node, Whole};
 use super::closure::{closure, Closure};
 use super::cost;
+use super::estimates::Estimates;
 use super::facts::Facts;
 use super::join_order::{plan_rule, step_costs, Adorn, Catalog, Source, Step, EXISTS};
 use super::plan::{
     Bodies, ClosurePlan, CompPlan, Fallback, FnPlan, Item, LegalPlan, LiftedPlan, Memo, QueryLit,
     QueryPlans, RulePlan, Shape,
 };
-use super::Registry;
 use crate::front::ir::{Keyword, Program};
 use crate::lifted::{CRule, Pat};
 
@@ -33,7 +33,7 @@ use crate::lifted::{CRule, Pat};
 /// printed (its moves are not fixed at compile time). Returns the plan and
 /// the registry of its last round, whose estimates and dense key types the
 /// printer reads.
-pub fn plan(program: &Program, facts: &Facts, legal: bool) -> (LiftedPlan, Registry) {
+pub fn plan(program: &Program, facts: &Facts, legal: bool) -> (LiftedPlan, Estimates) {
     let (mut whole, mut once) = (Whole::default(), FxHashSet::default());
     let mut round = 1;
     loop {
@@ -57,6 +57,7 @@ pub fn plan(program: &Program, facts: &Facts, legal: bool) -> (LiftedPlan, Regis
                 once,
                 rounds: round,
                 settled,
+                dense_keys: std::mem::take(&mut r.reg.dense_keys),
                 names: r.reg.names.clone(),
                 arity: r.reg.arity.clone(),
             };
@@ -69,7 +70,7 @@ pub fn plan(program: &Program, facts: &Facts, legal: bool) -> (LiftedPlan, Regis
 /// One round of planning, with the call-graph facts of the last.
 struct Round<'f> {
     facts: &'f Facts,
-    reg: Registry,
+    reg: Estimates,
     /// The calls planned or asked for, in order of first call.
     calls: Vec<(u32, Adorn)>,
     known: FxHashSet<(u32, Adorn)>,
@@ -86,7 +87,7 @@ impl<'f> Round<'f> {
         whole: Whole,
         once: FxHashSet<(u32, Adorn)>,
     ) -> Self {
-        let mut reg = Registry::new(program, facts);
+        let mut reg = Estimates::new(program, facts);
         reg.whole = whole;
         Round {
             facts,
@@ -248,15 +249,16 @@ impl<'f> Round<'f> {
     /// role) if it has any.
     fn query(&mut self, rel: u32, arity: usize) -> QueryLit {
         let bound = u32::from(arity > 0);
+        let source = self.reg.source(rel);
         let step = Step::Lit {
-            source: self.reg.source(rel),
+            source,
             rel,
             args: (0..arity as u32).map(Pat::Var).collect(),
             negated: false,
             bound,
         };
         self.record(Node::State, &[step]);
-        QueryLit { rel, bound }
+        QueryLit { rel, source, bound }
     }
 
     /// The rules of `rel`.
@@ -348,7 +350,11 @@ impl<'f> Round<'f> {
         let facts = self.facts;
         if let Some(w) = direct.then(|| self.widening(rel, adorn)).flatten() {
             self.call(me, (rel, w.wider), Asked::Repeatedly);
-            return Bodies::Widened(w);
+            let source = self.reg.source(w.rel);
+            return Bodies::Widened {
+                widening: w,
+                source,
+            };
         }
         let plain = adorn & !EXISTS;
         if let Some(h) = (facts.hybrid.iter().position(|h| h.of == rel))
@@ -506,7 +512,7 @@ fn guard_of(facts: &Facts, rel: u32, adorn: Adorn) -> Option<usize> {
 /// list would be walked whole.
 fn exists_from_list(
     facts: &Facts,
-    reg: &mut Registry,
+    reg: &mut Estimates,
     known: &FxHashSet<(u32, Adorn)>,
     (rel, adorn): (u32, Adorn),
 ) -> bool {
@@ -529,7 +535,7 @@ fn exists_from_list(
 /// test, or one that often holds.
 pub(super) fn test_from_list(
     facts: &Facts,
-    reg: &mut Registry,
+    reg: &mut Estimates,
     (rel, adorn): (u32, Adorn),
 ) -> bool {
     let arity = reg.arity[rel as usize];
@@ -560,7 +566,7 @@ pub(super) fn test_from_list(
 /// 390 K instructions each): memoized where it costs more than its memo,
 /// one slot without arguments, a table by them with. `terminal` is asked
 /// once.
-pub(super) fn test_memoized(facts: &Facts, reg: &Registry, rel: u32, adorn: Adorn) -> bool {
+pub(super) fn test_memoized(facts: &Facts, reg: &Estimates, rel: u32, adorn: Adorn) -> bool {
     if reg.is_part(rel) {
         return true;
     }
@@ -579,7 +585,7 @@ pub(super) fn test_memoized(facts: &Facts, reg: &Registry, rel: u32, adorn: Ador
 /// answers a call met again searches, if one has a closure (a torus's row,
 /// all of it clear) without the component's whole fixpoint: the closure
 /// leaving the fewest arguments free, the first of equals.
-fn closure_fallback(facts: &Facts, reg: &Registry, rel: u32, adorn: Adorn) -> Option<Adorn> {
+fn closure_fallback(facts: &Facts, reg: &Estimates, rel: u32, adorn: Adorn) -> Option<Adorn> {
     let arity = reg.arity[rel as usize];
     let all = (1 << arity) - 1;
     if adorn != all || arity > cost::MAX_CLOSURE_SEARCH || !reg.alone_on_cycle(rel) {

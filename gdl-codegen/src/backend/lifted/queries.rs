@@ -7,10 +7,9 @@ use quote::quote;
 
 use super::body::Body;
 use super::facts::Facts;
-use super::join_order::Catalog;
+use super::needs::Needs;
 use super::plan::{LegalPlan, QueryLit, QueryPlans, RulePlan};
 use super::prejoin::Column;
-use super::Registry;
 use crate::front::ir::{Keyword, Program};
 use crate::lifted::{Lit, Pat};
 
@@ -19,18 +18,17 @@ use crate::lifted::{Lit, Pat};
 pub(super) fn queries(
     plan: &QueryPlans,
     legal_sink: Option<MoveSink>,
-    reg: &mut Registry,
+    reg: &mut Needs,
     rt: &syn::Path,
 ) -> TokenStream {
-    let one = |reg: &mut Registry,
+    let one = |reg: &mut Needs,
                query: Option<&QueryLit>,
                args: Vec<Pat>,
                preset: Option<TokenStream>,
                solution: TokenStream| {
-        let Some(&QueryLit { rel, .. }) = query else {
+        let Some(&QueryLit { rel, source, .. }) = query else {
             return quote!();
         };
-        let source = reg.source(rel);
         let mut body = Body::new(reg, 2, None);
         if let Some(p) = preset {
             body.matching(&Pat::Var(0), p);
@@ -106,7 +104,7 @@ pub(super) fn queries(
 /// The rules of `next`, each setting the bit of its head's fluent: no
 /// call of its own, as nothing else reads `next` (a body may not), so no
 /// memo and no list of terms to convert to bits.
-pub(super) fn next_rules(rules: &[RulePlan], reg: &mut Registry) -> TokenStream {
+pub(super) fn next_rules(rules: &[RulePlan], reg: &mut Needs) -> TokenStream {
     let bodies = rules.iter().map(|plan| {
         let rule = &plan.rule;
         let mut body = Body::new(reg, rule.num_vars, None);
@@ -189,7 +187,7 @@ pub(super) fn push_move(t: &TokenStream, sink: MoveSink, rt: &syn::Path) -> Toke
 /// its own, so no memo and no list of move terms.
 pub(super) fn legal_rules(
     rules: &[RulePlan],
-    reg: &mut Registry,
+    reg: &mut Needs,
     sink: MoveSink,
     rt: &syn::Path,
 ) -> TokenStream {

@@ -10,14 +10,14 @@ use super::body::{param, Body};
 use super::closure::Closure;
 use super::functions::Signature;
 use super::module::usize_lit;
+use super::needs::Needs;
 use super::plan::{ClosurePlan, CompPlan, Fallback};
-use super::Registry;
 
 /// What a call of `rel` (the function `sig`) met again while it runs
 /// returns, as `fallback` plans it: whether a closure's answers contain
 /// its tuple, or the rows of its component's table matching its keys.
 pub(super) fn fallback(
-    reg: &Registry,
+    reg: &Needs,
     sig: &Signature,
     rel: u32,
     fallback: &Fallback,
@@ -41,7 +41,7 @@ pub(super) fn fallback(
 /// A call's answers computed as a [`Closure`], memoized, a range of its
 /// arena. `arity` is the relation's and `free` its unbound arguments.
 pub(super) fn closure_fn(
-    reg: &mut Registry,
+    reg: &mut Needs,
     sig: &Signature,
     c: &ClosurePlan,
     memo_ty: TokenStream,
@@ -88,7 +88,7 @@ pub(super) fn closure_fn(
 /// [`Closure::Answers`]: the base rules' answers, then, once for each
 /// answer, what the recursive rules derive from it.
 pub(super) fn answers_worklist(
-    reg: &mut Registry,
+    reg: &mut Needs,
     c: &ClosurePlan,
     arity: usize,
     free: &[usize],
@@ -115,7 +115,7 @@ pub(super) fn answers_worklist(
 /// derive, each once, and every key's base answers (from a later key, those
 /// agreeing with the first where the recursion keeps a variable).
 pub(super) fn keys_worklist(
-    reg: &mut Registry,
+    reg: &mut Needs,
     c: &ClosurePlan,
     kept: &[(usize, usize)],
     params: &[proc_macro2::Ident],
@@ -164,7 +164,7 @@ pub(super) fn keys_worklist(
 /// table: rows whose `keys` columns are the parameters, their `free`
 /// columns.
 pub(super) fn from_table(
-    reg: &Registry,
+    reg: &Needs,
     rel: u32,
     keys: &[usize],
     free: &[usize],
@@ -204,7 +204,7 @@ pub(super) fn from_table(
 
 /// The function computing every relation of a recursive component,
 /// bottom-up to its fixpoint, and the fields of their tables.
-pub(super) fn component_fn(reg: &mut Registry, c: &CompPlan) -> (TokenStream, Vec<TokenStream>) {
+pub(super) fn component_fn(reg: &mut Needs, c: &CompPlan) -> (TokenStream, Vec<TokenStream>) {
     let comp = c.comp;
     let name = format_ident!("component_{}", comp);
     let done = format_ident!("done_{}", comp);

@@ -9,8 +9,8 @@ use super::facts::Facts;
 use super::functions::widened_body;
 use super::hybrid::Hybrid;
 use super::join_order::{argument_params, Adorn, Source, Step, EXISTS};
+use super::needs::Needs;
 use super::plan::{Bodies, RulePlan};
-use super::Registry;
 use crate::lifted::{CRule, Pat};
 
 /// The code of the rules of `rel` called with `asked` as `bodies` plans
@@ -18,7 +18,7 @@ use crate::lifted::{CRule, Pat};
 /// `free` head arguments to `arena` (or to `out`).
 pub(super) fn rule_bodies(
     facts: &Facts,
-    reg: &mut Registry,
+    reg: &mut Needs,
     (rel, asked): (u32, Adorn),
     free: &[usize],
     arena: Option<&proc_macro2::Ident>,
@@ -29,8 +29,9 @@ pub(super) fn rule_bodies(
         None => quote!(out.push(#row);),
     };
     let (shared, rules) = match bodies {
-        Bodies::Widened(w) => {
+        Bodies::Widened { widening, source } => {
             let arena = arena.expect("a widened call pushes to its arena");
+            let w = (widening, *source);
             return vec![widened_body(reg, (rel, asked), free, arena, w)];
         }
         Bodies::Ground(h) => {
@@ -55,7 +56,7 @@ pub(super) fn rule_bodies(
 /// The code of the rule `plan` plans: a solution returns `true` if `free`
 /// is empty, else `push`es the row of its `free` head arguments.
 pub(super) fn rule_body(
-    reg: &mut Registry,
+    reg: &mut Needs,
     plan: &RulePlan,
     free: &[usize],
     push: impl Fn(TokenStream) -> TokenStream,
@@ -65,7 +66,7 @@ pub(super) fn rule_body(
 
 /// [`rule_body`] of a rule planned as `steps`.
 pub(super) fn planned_body(
-    reg: &mut Registry,
+    reg: &mut Needs,
     rule: &CRule,
     steps: &[Step],
     free: &[usize],
@@ -97,7 +98,7 @@ pub(super) fn solved(
 /// atoms with the bound arguments, from its atom table, each tested on the
 /// state; a solution as in [`rule_body`].
 pub(super) fn hybrid_body(
-    reg: &mut Registry,
+    reg: &mut Needs,
     h: &Hybrid,
     adorn: Adorn,
     free: &[usize],

@@ -9,8 +9,9 @@ use quote::{format_ident, quote};
 
 use super::facts::Facts;
 use super::module::usize_lit;
+use super::needs::Needs;
+use super::static_table_name;
 use super::tables::data;
-use super::{static_table_name, Registry};
 use crate::backend::common::format::DataArray;
 
 /// The sorted constant table of static relation `rel` called with `bound`
@@ -18,7 +19,7 @@ use crate::backend::common::format::DataArray;
 /// `makers` when some column is bound.
 pub fn static_tables(
     facts: &Facts,
-    reg: &Registry,
+    reg: &Needs,
     arrays: &mut Vec<DataArray>,
     makers: &mut Vec<TokenStream>,
 ) {

@@ -236,7 +236,7 @@ fn bodies_lines(n: &Namer, rel: u32, bodies: &Bodies, out: &mut String) {
                 h.atoms.len()
             );
         }
-        Bodies::Widened(w) => {
+        Bodies::Widened { widening: w, .. } => {
             let _ = writeln!(
                 out,
                 "  answered through {} for each solution of {}",

@@ -7,8 +7,9 @@ use quote::{format_ident, quote};
 
 use super::facts::{Facts, Universe};
 use super::layout::Layout;
+use super::mask_name;
 use super::module::{hex, usize_lit};
-use super::{mask_name, Registry};
+use super::needs::Needs;
 use crate::backend::common::format::DataArray;
 use crate::ground::db::NONE;
 
@@ -27,7 +28,7 @@ pub fn data(doc: &str, name: impl Into<String>, data: Vec<u32>) -> DataArray {
 /// term builders (as data arrays), masks and the initial state (as items).
 pub(super) fn tables(
     facts: &Facts,
-    reg: &Registry,
+    reg: &Needs,
     layout: &Layout,
     nw: usize,
 ) -> (Vec<DataArray>, TokenStream) {
@@ -226,7 +227,7 @@ pub fn mask_span(layout: &Layout, nw: usize, holds: impl Fn(u32) -> bool) -> Tok
 /// read; their tables go to `arrays`.
 pub(super) fn fluent_tables(
     facts: &Facts,
-    reg: &Registry,
+    reg: &Needs,
     layout: &Layout,
     nw: usize,
     arrays: &mut Vec<DataArray>,

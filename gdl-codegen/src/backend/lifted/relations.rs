@@ -1,0 +1,256 @@
+//! The relations of a lifted module as both the planner and the printer
+//! see them: their names in the generated code, arities, components, the
+//! functors and their fluents' argument values, the guards. Fixed once the
+//! facts are computed; shared by the planner's catalogue
+//! ([`super::Estimates`]) and the printer's record ([`super::needs::Needs`]).
+
+use proc_macro2::Ident;
+use quote::format_ident;
+use rustc_hash::FxHashMap;
+use std::collections::BTreeSet;
+
+use super::cost::MAX_VALUE_MASK_WORDS;
+use super::facts::Facts;
+use super::join_order::Adorn;
+use crate::front::ir::{Keyword, Program};
+use crate::front::symbols::Sym;
+
+/// The relations of a module: names, shapes, and what naming and scans
+/// read of the fluents.
+pub struct Relations {
+    /// Relation names, sanitized for identifiers.
+    pub names: Vec<String>,
+    /// Arity of each relation.
+    pub arity: Vec<usize>,
+    /// Functor ids by (name, arity).
+    pub functors: FxHashMap<(Sym, usize), u32>,
+    /// Whether each static relation has tuples.
+    pub nonempty: Vec<bool>,
+    /// Distinct values of each (functor id, argument) among the fluents,
+    /// sorted.
+    pub fluent_values: FxHashMap<(u32, usize), Vec<u32>>,
+    /// Per relation, its component when it is on a cycle.
+    pub comp_of: Vec<Option<usize>>,
+    /// Components every base rule of which reads the joint move: their
+    /// tables hold what one move sets off (reversi's flipped discs), small
+    /// enough to compute whole from the move on, where asking for each
+    /// tuple from the state (every disc) would walk the board many times.
+    pub move_seeded: BTreeSet<usize>,
+    /// `true_rel`.
+    pub true_rel: Option<u32>,
+    /// `does_rel`.
+    pub does_rel: Option<u32>,
+    /// `terminal`, which its query asks once a state.
+    pub terminal_rel: Option<u32>,
+    /// The relations the queries list in full (`legal`, `next`, `goal`).
+    pub listed: Vec<u32>,
+    /// Estimated sizes for the planner: fluents per functor.
+    pub fluents_per_functor: FxHashMap<u32, usize>,
+    /// `num_fluents`.
+    pub num_fluents: usize,
+    /// Number of the program's relations: the guards come after them.
+    pub program_rels: usize,
+    /// Per guarded relation, its guard's relation and the columns it keeps.
+    pub guard_of: FxHashMap<u32, (u32, Vec<usize>)>,
+    /// Number of guards: the parts of rules come after them.
+    pub guard_rels: usize,
+    /// The static relations' tuples (`None` for a relation that is not
+    /// static), for estimates.
+    pub static_tuples: Vec<Option<Vec<Vec<u32>>>>,
+    /// Whether rules build terms at run time (see [`defer`]): terms outside
+    /// the universe live in the evaluation's store.
+    pub run_time_terms: bool,
+    /// Functors with terms in the universe (`make_<f>` exists).
+    pub in_universe: Vec<bool>,
+    /// The fluents' arguments, by functor.
+    pub fluent_args: FxHashMap<u32, Vec<Vec<u32>>>,
+}
+
+impl Relations {
+    /// The relations of `program` with `facts`.
+    pub fn new(program: &Program, facts: &Facts) -> Relations {
+        let n = program.preds.len();
+        let names = (0..n)
+            .map(|p| {
+                let name = program.symbols.name(program.preds[p].name);
+                // Runs of other characters become one underscore, so that
+                // names stay snake case (`++` would give `___2`).
+                let words: Vec<String> = name
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_ascii_lowercase)
+                    .collect();
+                let clean = if words.is_empty() {
+                    format!("rel{p}")
+                } else {
+                    words.join("_")
+                };
+                format!("{clean}_{}", program.preds[p].arity)
+            })
+            .collect::<Vec<_>>();
+        let mut arity: Vec<usize> = program.preds.iter().map(|p| p.arity).collect();
+        let guard_names: Vec<String> = facts
+            .guards
+            .iter()
+            .map(|g| format!("guard_{}", names[g.of as usize]))
+            .collect();
+        arity.extend(facts.guards.iter().map(|g| g.columns.len()));
+        let part_names: Vec<String> = facts
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(k, p)| format!("{}_part{k}", names[p.of as usize]))
+            .collect();
+        arity.extend(facts.parts.iter().map(|p| p.arity));
+        let hybrid_names: Vec<String> = facts
+            .hybrid
+            .iter()
+            .map(|h| {
+                let of = h.of as usize;
+                let name = match of.checked_sub(n + guard_names.len()) {
+                    Some(k) => &part_names[k],
+                    None => &names[of],
+                };
+                format!("atoms_{name}")
+            })
+            .collect();
+        arity.extend(facts.hybrid.iter().map(|h| h.arity + 1));
+        let program_rels = n;
+        let guard_rels = facts.guards.len();
+        let names = super::unique(
+            names
+                .into_iter()
+                .chain(guard_names)
+                .chain(part_names)
+                .chain(hybrid_names)
+                .collect(),
+        );
+        let n = names.len();
+        let functors = facts.universe.functor_ids();
+        let mut fluents_per_functor = FxHashMap::default();
+        for &t in &facts.fluents {
+            *fluents_per_functor
+                .entry(facts.universe.functor[t as usize])
+                .or_insert(0) += 1;
+        }
+        let kw = |k| program.keyword_pred(k).map(|p| p.0);
+        let fluent_values = super::fluent_values(facts);
+        let mut fluent_args: FxHashMap<u32, Vec<Vec<u32>>> = FxHashMap::default();
+        for &t in &facts.fluents {
+            let u = &facts.universe;
+            (fluent_args.entry(u.functor[t as usize]).or_default())
+                .push(u.args[t as usize].clone());
+        }
+        Relations {
+            fluent_args,
+            names,
+            arity,
+            program_rels,
+            guard_of: (facts.guards.iter().enumerate())
+                .map(|(k, g)| (g.of, ((program_rels + k) as u32, g.columns.clone())))
+                .collect(),
+            guard_rels,
+            functors,
+            nonempty: facts
+                .statics
+                .iter()
+                .map(|s| s.as_ref().is_some_and(|t| !t.is_empty()))
+                .collect(),
+            fluent_values,
+            move_seeded: super::move_seeded(facts, &super::cycles(facts, n), kw(Keyword::Does)),
+            comp_of: super::cycles(facts, n),
+            true_rel: kw(Keyword::True),
+            terminal_rel: kw(Keyword::Terminal),
+            does_rel: kw(Keyword::Does),
+            listed: [Keyword::Legal, Keyword::Next, Keyword::Goal]
+                .into_iter()
+                .filter_map(kw)
+                .collect(),
+            fluents_per_functor,
+            num_fluents: facts.fluents.len(),
+            static_tuples: facts.statics.clone(),
+            run_time_terms: facts.built_leaves.iter().any(Option::is_some),
+            in_universe: {
+                let mut has = vec![false; facts.universe.functors.len()];
+                for &f in &facts.universe.functor {
+                    if let Some(h) = has.get_mut(f as usize) {
+                        *h = true;
+                    }
+                }
+                has
+            },
+        }
+    }
+
+    /// The functor id of `f` with `arity` arguments, if any term has it.
+    pub fn functor(&self, f: Sym, arity: usize) -> Option<u32> {
+        self.functors.get(&(f, arity)).copied()
+    }
+
+    /// Whether static relation `rel` has a tuple.
+    pub fn static_nonempty(&self, rel: u32) -> bool {
+        self.nonempty[rel as usize]
+    }
+
+    /// The function computing derived relation `rel` called with `bound`.
+    pub fn call_name(&self, rel: u32, bound: Adorn) -> Ident {
+        format_ident!(
+            "{}_{}",
+            self.names[rel as usize],
+            super::adorn_text(bound, self.arity[rel as usize])
+        )
+    }
+
+    /// The component of `rel` (on a cycle) and the field of its table.
+    pub fn table(&self, rel: u32) -> (usize, Ident) {
+        let comp = self.comp_of[rel as usize].expect("a relation on a cycle");
+        (comp, format_ident!("table_{}", self.names[rel as usize]))
+    }
+
+    /// The arguments of a scan of `true(f(args..))` (functor `fid`) whose
+    /// value masks it reads, with the variables in `bound` known: the bound
+    /// arguments of several values, most values first (the most selective;
+    /// the first of equals), as many as keep the masks within
+    /// [`MAX_VALUE_MASK_WORDS`] (a mask per combination of values, each at
+    /// most the state's words); none if not even one does.
+    pub fn scan_positions(
+        &self,
+        fid: u32,
+        args: &[crate::lifted::Pat],
+        bound: &[bool],
+    ) -> Option<Vec<usize>> {
+        use crate::lifted::Pat;
+        let mut candidates: Vec<usize> = (0..args.len())
+            .filter(|&i| matches!(args[i], Pat::Var(_) | Pat::Ground(_)) && args[i].bound_by(bound))
+            .filter(|&i| self.values_at(fid, i) >= 2)
+            .collect();
+        candidates.sort_by_key(|&i| (std::cmp::Reverse(self.values_at(fid, i)), i));
+        let words = self.num_fluents.div_ceil(64).max(1);
+        let mut masks = words;
+        let mut positions = Vec::new();
+        for i in candidates {
+            masks *= self.values_at(fid, i);
+            if masks > MAX_VALUE_MASK_WORDS {
+                break;
+            }
+            positions.push(i);
+        }
+        (!positions.is_empty()).then_some(positions)
+    }
+
+    /// Distinct values of argument `pos` among the fluents of functor `fid`.
+    pub fn values_at(&self, fid: u32, pos: usize) -> usize {
+        self.fluent_values.get(&(fid, pos)).map_or(0, Vec::len)
+    }
+
+    /// Whether some fluent has functor `fid`.
+    pub fn has_fluents(&self, fid: u32) -> bool {
+        self.fluents_per_functor.contains_key(&fid)
+    }
+
+    /// Whether `rel` is a part of a rule made a relation: its tests are
+    /// memoized, as calls that vary the rule's other arguments repeat them.
+    pub fn is_part(&self, rel: u32) -> bool {
+        rel as usize >= self.program_rels + self.guard_rels
+    }
+}

@@ -449,6 +449,54 @@ mod tests {
         assert!(body("next").contains("self.threat_2_fb("), "{code}");
     }
 
+    #[test]
+    fn a_plan_settles_its_call_graph_facts_and_is_printed_once() {
+        // The game above: the whole list `terminal` reads is learnt from
+        // the first round's call graph, so the plan takes rounds to settle;
+        // the module is printed once, from the last, each planned function
+        // defined once, and nothing else.
+        let text = "(role r) (init (piece p1)) (init (piece p2)) (init (king k1))
+            (init (step 1)) (succ 1 2) (succ 2 3) (succ 3 4)
+            (<= (threat ?p ?k) (true (piece ?p)) (true (king ?k)))
+            (<= (legal r (go ?p)) (threat ?p ?k))
+            (<= (next (seen ?k ?p)) (true (king ?k)) (threat ?p ?k))
+            (<= (next (piece ?p)) (true (piece ?p)))
+            (<= (next (king ?k)) (true (king ?k)))
+            (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+            (<= terminal (true (step 4)) (true (king ?k)) (threat ?p ?k) (true (seen ?k ?p)))
+            (<= (goal r 100) (true (step 4)))";
+        let (program, facts) = program_and_facts(text);
+        let (plan, est) = planner::plan(&program, &facts, true);
+        assert!(plan.settled && plan.rounds >= 2, "{} rounds", plan.rounds);
+        assert!(!plan.whole.is_empty());
+        let names: Vec<String> = (plan.items.iter())
+            .filter_map(|i| match i {
+                plan::Item::Fn(f) => Some(est.call_name(f.rel, f.adorn).to_string()),
+                plan::Item::Comp(_) => None,
+            })
+            .collect();
+        let (_, code) = module_and_code(&program, &facts);
+        for name in &names {
+            let defined = code.matches(&format!("fn{name}(")).count();
+            assert_eq!(defined, 1, "{name} defined {defined} times: {code}");
+        }
+        // Every method of the evaluation that computes a relation is a
+        // planned function (or its `eval_` half).
+        let methods: Vec<&str> = (code.split("fn").skip(1))
+            .filter(|f| f.contains("(&mutself"))
+            .filter_map(|f| f.split('(').next())
+            .collect();
+        let unplanned: Vec<&&str> = (methods.iter())
+            .filter(|m| m.contains('_') && !m.starts_with("eval_"))
+            .filter(|m| !names.iter().any(|n| n == *m))
+            .collect();
+        assert!(!methods.is_empty());
+        assert!(
+            unplanned.is_empty(),
+            "printed outside the plan: {unplanned:?}"
+        );
+    }
+
     /// The checked program of `text` (for the back end's unit tests).
     pub(super) fn checked_program(text: &str) -> Program {
         let fe = front::run_bytes("test.kif", text.as_bytes(), &Options::default());

@@ -1,0 +1,346 @@
+//! The lifted back end's plans: snapshots of the plan summary and of the
+//! code printed from it for three small games, each made to show one of
+//! the plan's decisions (a recursion computed by a closure, a relation left
+//! to run time, a relation compiled ground), and a plan edited by hand
+//! before it is printed, whose code builds and replays matches as the
+//! interpreter plays them.
+//!
+//! After an intended change to the planner or the printer, update the
+//! snapshots with `INSTA_UPDATE=always cargo test -p gdl-codegen --test
+//! lifted_plans` (or `cargo insta review`) and commit `tests/snapshots/`.
+
+mod compiled;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use compiled::{Crate, Module, RecordParams};
+use gdl_codegen::backend::common::EmitOptions;
+use gdl_codegen::backend::lifted::plan::{Bodies, FnPlan, Item, LiftedPlan, Memo, Shape};
+use gdl_codegen::backend::lifted::{self, Planned};
+use gdl_codegen::front::{self, ir::Program};
+use gdl_codegen::ground::budget::Budget;
+use gdl_codegen::reasoner::interp::Interpreter;
+use gdl_runtime::trace::{self, Trace};
+
+/// A game of the tests, read and checked.
+struct Game {
+    /// Its path relative to the workspace (the label of the generated
+    /// code, so that the snapshots do not depend on the checkout).
+    label: String,
+    /// Its rules.
+    program: Program,
+    /// The budget it is planned with.
+    budget: Budget,
+}
+
+impl Game {
+    /// A fixture of `tests/fixtures/`, planned with `budget`.
+    fn fixture(name: &str, budget: Budget) -> Game {
+        let label = format!("gdl-codegen/tests/fixtures/{name}.kif");
+        let path =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/{name}.kif"));
+        Game::read(label, path, budget)
+    }
+
+    /// A game of the shared corpus (path relative to `shared/games`).
+    fn corpus(rel: &str) -> Game {
+        Game::read(
+            format!("../shared/games/{rel}"),
+            compiled::games().join(rel),
+            Budget::default(),
+        )
+    }
+
+    fn read(label: String, path: PathBuf, budget: Budget) -> Game {
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let fe = front::run_bytes(&label, &bytes, &Default::default());
+        assert!(fe.is_valid(), "{}", fe.render_diagnostics(false));
+        Game {
+            label,
+            program: fe.program,
+            budget,
+        }
+    }
+
+    /// Its lifted plan.
+    fn plan(&self) -> Planned {
+        lifted::plan(&self.program, &self.budget)
+            .unwrap_or_else(|e| panic!("{}: cannot plan: {e}", self.label))
+    }
+
+    /// The module `planned` prints, as the text of a file, its game type
+    /// named `type_name`.
+    fn code(&self, planned: Planned, type_name: &str) -> String {
+        let opts = EmitOptions {
+            type_name: type_name.to_owned(),
+            source_name: self.label.clone(),
+            ..EmitOptions::default()
+        };
+        let module = planned
+            .module(&opts)
+            .unwrap_or_else(|e| panic!("{}: cannot print the plan: {e}", self.label));
+        module
+            .to_text()
+            .unwrap_or_else(|e| panic!("{}: cannot format the module: {e}", self.label))
+    }
+}
+
+/// The planning budget of `lifted_deferred.kif`: its filter goes over it
+/// quickly. The default budget gives the same plan, but deriving `rising`
+/// up to it takes 10 s here (35 s for `emit --dump-plan` in a debug build).
+fn small_budget() -> Budget {
+    Budget::new(20_000, Budget::DEFAULT_MAX_MEMORY)
+}
+
+/// The index of relation `name` (as the generated code names it:
+/// `legal_2`) in `plan`.
+fn relation(plan: &LiftedPlan, name: &str) -> u32 {
+    (plan.names.iter().position(|n| n == name))
+        .unwrap_or_else(|| panic!("no relation {name} in {:?}", plan.names)) as u32
+}
+
+/// The functions of `plan` of relation `name`.
+fn functions<'p>(plan: &'p LiftedPlan, name: &str) -> Vec<&'p FnPlan> {
+    let rel = relation(plan, name);
+    (plan.items.iter())
+        .filter_map(|i| match i {
+            Item::Fn(f) if f.rel == rel => Some(f),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The summary line of the relations left to run time.
+fn deferred_line(summary: &str) -> &str {
+    (summary.lines())
+        .find(|l| l.starts_with("deferred to run time"))
+        .expect("a line of the relations deferred to run time")
+}
+
+/// `reach`, a recursion over the state, is answered by a closure from its
+/// first argument; the plan leaves nothing to run time.
+#[test]
+fn recursive_plan_has_a_closure() {
+    let game = Game::fixture("lifted_recursive", Budget::default());
+    let planned = game.plan();
+    let reach = functions(&planned.plan, "reach_2");
+    assert!(
+        reach
+            .iter()
+            .any(|f| matches!(f.shape, Shape::Closure { .. })),
+        "reach_2 has no closure"
+    );
+    let summary = planned.summary();
+    assert!(summary.contains("closure by worklist"), "{summary}");
+    assert!(deferred_line(&summary).ends_with(": none"), "{summary}");
+    insta::assert_snapshot!("recursive_plan", summary);
+    insta::assert_snapshot!("recursive_code", game.code(planned, "LiftedRecursive"));
+}
+
+/// `rising/8`, too large to derive, is left to run time: a test with every
+/// argument bound, by its rules.
+#[test]
+fn deferred_plan_leaves_rising_to_run_time() {
+    let game = Game::fixture("lifted_deferred", small_budget());
+    let planned = game.plan();
+    let summary = planned.summary();
+    assert!(deferred_line(&summary).ends_with(": rising_8"), "{summary}");
+    let rising = functions(&planned.plan, "rising_8");
+    assert_eq!(rising.len(), 1, "one function of rising_8");
+    assert!(
+        matches!(
+            rising[0].shape,
+            Shape::Test {
+                bodies: Bodies::Rules { .. },
+                ..
+            }
+        ),
+        "rising_8 is a test by its rules"
+    );
+    assert_eq!(rising[0].adorn, 0xff, "every argument bound");
+    insta::assert_snapshot!("deferred_plan", summary);
+    insta::assert_snapshot!("deferred_code", game.code(planned, "LiftedDeferred"));
+}
+
+/// `line ?p` reads only the state and `succ`: its calls are compiled
+/// ground.
+#[test]
+fn hybrid_plan_compiles_line_ground() {
+    let game = Game::fixture("lifted_hybrid", Budget::default());
+    let planned = game.plan();
+    let line = functions(&planned.plan, "line_1");
+    assert!(!line.is_empty(), "a function of line_1");
+    assert!(
+        line.iter().all(|f| matches!(
+            f.shape,
+            Shape::Test {
+                bodies: Bodies::Ground(_),
+                ..
+            }
+        )),
+        "line_1 is compiled ground"
+    );
+    let summary = planned.summary();
+    assert!(summary.contains("compiled ground: "), "{summary}");
+    insta::assert_snapshot!("hybrid_plan", summary);
+    insta::assert_snapshot!("hybrid_code", game.code(planned, "LiftedHybrid"));
+}
+
+/// The function of relation `name` with adornment `adorn` in `plan`, to
+/// edit.
+fn function_mut<'p>(plan: &'p mut LiftedPlan, name: &str, adorn: u32) -> &'p mut FnPlan {
+    let rel = relation(plan, name);
+    (plan.items.iter_mut())
+        .find_map(|i| match i {
+            Item::Fn(f) if f.rel == rel && f.adorn == adorn => Some(f),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no function of {name} with adornment {adorn:b}"))
+}
+
+/// The text of method `name` of the generated evaluation: from its `fn`
+/// line to its closing brace.
+fn method<'c>(code: &'c str, name: &str) -> &'c str {
+    let head = format!("    fn {name}(");
+    let start = code
+        .find(&head)
+        .unwrap_or_else(|| panic!("no method {name} in the code"));
+    let len = code[start..]
+        .find("\n    }\n")
+        .unwrap_or_else(|| panic!("method {name} does not end"));
+    &code[start..start + len + "\n    }".len()]
+}
+
+/// The names of the evaluation's methods of relations (`terminal_0_`,
+/// `line_1_b`: a name, an arity, an adornment).
+fn relation_methods(code: &str) -> Vec<&str> {
+    (code.lines())
+        .filter_map(|l| l.strip_prefix("    fn "))
+        .filter_map(|l| l.split('(').next())
+        .filter(|n| {
+            let parts: Vec<&str> = n.rsplitn(3, '_').collect();
+            parts.len() == 3
+                && parts[1].bytes().all(|b| b.is_ascii_digit())
+                && parts[0].bytes().all(|b| b == b'b' || b == b'f')
+        })
+        .collect()
+}
+
+/// Tic-tac-toe's plan with one decision changed: `terminal_0_`, a test the
+/// planner leaves without a memo (it is asked once a state), given a
+/// table hashed by its keys. The edited plan prints `terminal_0_` with the
+/// memo and every other relation's function as before; its code builds
+/// and replays GGP-Base's trace of the game and seeded random matches as
+/// the interpreter plays them, and so does the code of the three fixtures
+/// above (built in the same crate).
+///
+/// (Taking a dense memo away instead, say `goal_2_bf`'s, does not build
+/// under `#![deny(warnings)]` as of 8cc3928: the printer prints every key
+/// type the planner registered, `Keys0` then unused.)
+#[test]
+fn an_edited_memo_prints_builds_and_replays() {
+    let ttt = Game::corpus("ggp-repository-base/ticTacToe.kif");
+    let unedited = ttt.plan();
+    let mut edited = ttt.plan();
+    match &mut function_mut(&mut edited.plan, "terminal_0", 0).shape {
+        Shape::Test { memo, .. } => {
+            assert_eq!(*memo, None, "the planner gives terminal_0_ no memo");
+            *memo = Some(Memo { dense: None });
+        }
+        _ => panic!("terminal_0_ is not a test"),
+    }
+    let summary = edited.summary();
+    assert!(
+        summary.contains("\nfn terminal_0_: test, memo hashed by its keys\n"),
+        "{summary}"
+    );
+    let before = ttt.code(unedited, "TicTacToe");
+    let after = ttt.code(edited, "TicTacToe");
+    // `terminal_0_` reads its memo, and evaluates its rules as before in
+    // `eval_terminal_0_` on a miss; nothing else changes.
+    let memoized = method(&after, "terminal_0_");
+    assert_ne!(method(&before, "terminal_0_"), memoized);
+    assert!(
+        memoized.contains("self.memo_terminal_0_.get("),
+        "{memoized}"
+    );
+    assert!(memoized.contains("self.eval_terminal_0_()"), "{memoized}");
+    assert_eq!(
+        method(&after, "eval_terminal_0_").replacen("eval_terminal_0_", "terminal_0_", 1),
+        method(&before, "terminal_0_")
+    );
+    let mut methods = relation_methods(&before);
+    assert!(methods.contains(&"terminal_0_"), "{methods:?}");
+    for m in methods.iter().filter(|&&m| m != "terminal_0_") {
+        assert_eq!(method(&before, m), method(&after, m), "{m} changed");
+    }
+    let at = 1 + methods
+        .iter()
+        .position(|&m| m == "terminal_0_")
+        .unwrap_or(0);
+    methods.insert(at, "eval_terminal_0_");
+    assert_eq!(methods, relation_methods(&after));
+
+    let fixtures = [
+        Game::fixture("lifted_recursive", Budget::default()),
+        Game::fixture("lifted_deferred", small_budget()),
+        Game::fixture("lifted_hybrid", Budget::default()),
+    ];
+    let mut modules = vec![Module::new(0, "TicTacToe", after)];
+    let mut games = vec![&ttt];
+    for (k, game) in fixtures.iter().enumerate() {
+        let ty = format!("Fixture{k}");
+        modules.push(Module::new(k + 1, &ty, game.code(game.plan(), &ty)));
+        games.push(game);
+    }
+    let traces = compiled::conformance_traces("ggp-repository-base/ticTacToe.kif");
+    assert!(!traces.is_empty(), "GGP-Base's trace of ticTacToe");
+    let krate = Crate::new("lifted-plan-edit");
+    krate.write(&modules).expect("write the crate");
+    krate
+        .cargo("build", &["--quiet"])
+        .unwrap_or_else(|e| panic!("the edited plan's code does not build:\n{e}"));
+    let jobs: Vec<(String, Vec<PathBuf>)> = (modules.iter())
+        .map(|m| {
+            let t = if m.index == 0 {
+                traces.clone()
+            } else {
+                Vec::new()
+            };
+            (m.name.clone(), t)
+        })
+        .collect();
+    let params = RecordParams {
+        matches: 20,
+        seed: 20_250_101,
+        max_depth: 100,
+        speed_ms: 0,
+    };
+    let out_dir = compiled::work_dir().join("lifted-plan-edit-out");
+    let stdout = krate
+        .run(&jobs, &out_dir, &params, Duration::from_secs(120))
+        .unwrap_or_else(|e| panic!("the driver failed: {e}"));
+    let reports = compiled::parse_driver_output(&stdout);
+    for (m, game) in modules.iter().zip(&games) {
+        let report = (reports.get(&m.name))
+            .unwrap_or_else(|| panic!("{}: no report from the driver:\n{stdout}", game.label));
+        assert_eq!(report.panic, None, "{}", game.label);
+        assert_eq!(report.conformance.len(), jobs[m.index].1.len());
+        for (t, r) in &report.conformance {
+            assert!(r.is_ok(), "{} on {t}: {r:?}", game.label);
+        }
+        let path =
+            (report.recorded.as_ref()).unwrap_or_else(|| panic!("{}: no matches", game.label));
+        let recorded = Trace::read(path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(recorded.matches.len(), params.matches);
+        let interp = Interpreter::new(&game.program).expect("the interpreter");
+        if let Err(d) = trace::replay(&interp, &recorded) {
+            panic!(
+                "{}: the interpreter departs from the compiled code: {d} (recorded in {})",
+                game.label,
+                path.display()
+            );
+        }
+    }
+}

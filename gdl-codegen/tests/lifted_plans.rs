@@ -344,3 +344,22 @@ fn an_edited_memo_prints_builds_and_replays() {
         }
     }
 }
+
+/// A memo taken out of a plan takes its dense key type with it: the
+/// printer prints the key types the plan's memos use, no others.
+#[test]
+fn a_removed_memo_prints_no_key_type() {
+    let ttt = Game::corpus("ggp-repository-base/ticTacToe.kif");
+    let mut edited = ttt.plan();
+    let dense = match &mut function_mut(&mut edited.plan, "goal_2", 1).shape {
+        Shape::Answers { memo, .. } => memo.take().and_then(|m| m.dense),
+        _ => panic!("goal_2_bf lists answers"),
+    };
+    let dense = dense.expect("the planner gives goal_2_bf a dense memo");
+    let unedited = ttt.code(ttt.plan(), "TicTacToe");
+    let code = ttt.code(edited, "TicTacToe");
+    assert!(unedited.contains(&format!("struct {dense};")), "{unedited}");
+    assert!(!code.contains(&format!("struct {dense};")), "{code}");
+    let goals = method(&code, "goal_2_bf");
+    assert!(!goals.contains("memo_goal_2_bf"), "{goals}");
+}

@@ -29,6 +29,13 @@ pub struct DenseKeys {
     domains: Vec<Vec<u32>>,
 }
 
+impl DenseKeys {
+    /// The key type's name.
+    pub fn name(&self) -> String {
+        self.ty.to_string()
+    }
+}
+
 impl Estimates {
     /// The key type of the dense memo table of `rel` called with `adorn`
     /// (bound arguments in `adorn`), if its bound arguments' combinations
@@ -171,7 +178,10 @@ pub fn memo_type(keys: Option<&Ident>, k: &Literal, value: TokenStream) -> Token
 
 /// The items of the dense key types asked for: a type per table, its
 /// `Slots` implementation, and its rank tables (as data arrays).
-pub fn dense_key_items(keys: &[DenseKeys], rt: &syn::Path) -> (Vec<DataArray>, TokenStream) {
+pub fn dense_key_items<'k>(
+    keys: impl IntoIterator<Item = &'k DenseKeys>,
+    rt: &syn::Path,
+) -> (Vec<DataArray>, TokenStream) {
     let mut arrays = Vec::new();
     let mut items = TokenStream::new();
     for DenseKeys { ty, call, domains } in keys {

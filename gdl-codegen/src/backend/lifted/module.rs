@@ -74,7 +74,7 @@ pub fn print(
         let refs = (0..facts.roles.len()).map(|r| format_ident!("MOVE_OF_{}", r));
         quote!(static MOVE_OF: [&[u32]; #nr] = [#(&#refs),*];)
     });
-    let (key_arrays, key_items) = memo::dense_key_items(&plan.dense_keys, rt);
+    let (key_arrays, key_items) = memo::dense_key_items(plan.used_dense_keys(), rt);
     data.extend(key_arrays);
     let specific = methods(facts, rt, (&state, nw), fixed.as_deref(), sink);
     let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), specific);

@@ -219,6 +219,23 @@ pub struct CompPlan {
 }
 
 impl LiftedPlan {
+    /// The dense key types the plan's memos use, in order of creation (an
+    /// edited plan may leave some unused).
+    pub fn used_dense_keys(&self) -> impl Iterator<Item = &super::memo::DenseKeys> {
+        let memo = |s: &Shape| match s {
+            Shape::Closure { memo, .. } | Shape::RecursiveTest { memo, .. } => Some(memo.clone()),
+            Shape::Test { memo, .. } | Shape::Answers { memo, .. } => memo.clone(),
+            Shape::ExistsFromList | Shape::TestFromList => None,
+        };
+        let used: FxHashSet<String> = (self.items.iter())
+            .filter_map(|i| match i {
+                Item::Fn(f) => memo(&f.shape).and_then(|m| m.dense),
+                Item::Comp(_) => None,
+            })
+            .collect();
+        (self.dense_keys.iter()).filter(move |k| used.contains(&k.name()))
+    }
+
     /// The number of relation functions planned.
     pub fn functions(&self) -> usize {
         (self.items.iter())

@@ -242,13 +242,40 @@ pub(super) fn answers_fn(
     } = m;
     let memo_ty = m.memo_type(quote!((u32, u32)));
     let once = matches!(collect, Collect::Direct { memoized: false });
+    let (begin, dedup, end, fields) = collect_parts(collect, memo, &arena, &w, memo_ty);
+    let dedup = if listed { quote!() } else { dedup };
+    let (lookup, note) = answers_lookup(once, params, lookup, pending);
+    let f = quote! {
+        #[doc = #doc]
+        #note
+        fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
+            #lookup
+            #begin
+            #({ #bodies })*
+            #dedup
+            #end
+        }
+    };
+    (f, fields)
+}
+
+/// How a call with answers collects them, as `collect` says: the start of
+/// its collecting, the deduplication of its answers, its end (storing and
+/// returning the range) and the fields it needs (`memo_ty` its memo's type).
+fn collect_parts(
+    collect: Collect,
+    memo: &proc_macro2::Ident,
+    arena: &proc_macro2::Ident,
+    w: &Literal,
+    memo_ty: TokenStream,
+) -> (TokenStream, TokenStream, TokenStream, Vec<TokenStream>) {
     // The queries' own relations are read by the queries, which set bits
     // or sort their answers anyway, and by tests: duplicates cost less
     // than sorting every list to remove them. Other lists are sorted only
     // when long: a reader walks a short list's duplicates for less than
     // the sort would cost, and a long list, deduplicated, cannot make its
     // readers' lists grow with the duplicates of the lists they read.
-    let (begin, dedup, end, fields) = match collect {
+    match collect {
         Collect::Buffered { pool, stored } => (
             // A buffer from the pool (a stack, as calls nest), which
             // keeps its capacity from state to state.
@@ -259,8 +286,8 @@ pub(super) fn answers_fn(
                     out.dedup();
                 }
             },
-            store_in_arena((memo, &pool, &arena), stored),
-            answer_fields((memo, &pool, &arena), &w, memo_ty),
+            store_in_arena((memo, &pool, arena), stored),
+            answer_fields((memo, &pool, arena), w, memo_ty),
         ),
         Collect::Direct { memoized } => {
             let arena_field = quote!(#arena: ::std::vec::Vec<[u32; #w]>);
@@ -290,9 +317,18 @@ pub(super) fn answers_fn(
                 fields,
             )
         }
-    };
-    let dedup = if listed { quote!() } else { dedup };
-    let (lookup, note) = if once {
+    }
+}
+
+/// The memo lookup of a call with answers (none when asked `once` per
+/// key) and the doc note on where its answers are.
+fn answers_lookup(
+    once: bool,
+    params: &[proc_macro2::Ident],
+    lookup: &TokenStream,
+    pending: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    if once {
         (
             quote!(),
             quote! {
@@ -311,19 +347,7 @@ pub(super) fn answers_fn(
                 /// Its answers are rows `start..end` of its arena.
             },
         )
-    };
-    let f = quote! {
-        #[doc = #doc]
-        #note
-        fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
-            #lookup
-            #begin
-            #({ #bodies })*
-            #dedup
-            #end
-        }
-    };
-    (f, fields)
+    }
 }
 
 /// The end of a call with answers: its answers `out` moved to its arena,

@@ -52,6 +52,21 @@ pub struct Body<'r> {
     wanted: Vec<Column>,
 }
 
+/// A literal of a static or derived relation being printed: its relation
+/// and arguments, which are bound (`keys`, their values `key_vals`) and
+/// free, whether all are bound, and whether it is negated (`not` then `!`).
+struct Lookup<'a> {
+    rel: u32,
+    args: &'a [Pat],
+    bound: Adorn,
+    keys: Vec<usize>,
+    free: Vec<usize>,
+    key_vals: Vec<TokenStream>,
+    all: bool,
+    negated: bool,
+    not: TokenStream,
+}
+
 /// The identifier of rule variable `v`.
 pub fn var(v: u32) -> Ident {
     format_ident!("v{}", v)
@@ -410,82 +425,129 @@ impl<'r> Body<'r> {
         }
         // Only now: a value built for nothing would register its builder.
         let key_vals: Vec<TokenStream> = keys.iter().map(|&i| self.value(&args[i])).collect();
+        let lookup = Lookup {
+            rel,
+            args,
+            bound,
+            keys,
+            free,
+            key_vals,
+            all,
+            negated,
+            not,
+        };
         match source {
             Source::True | Source::Does => unreachable!("printed above"),
-            Source::Static => {
-                if args.is_empty() {
-                    let holds = self.reg.static_nonempty(rel) != negated;
-                    self.wraps.push(Wrap::If(quote!(#holds)));
-                    return;
+            Source::Static => self.static_literal(&lookup),
+            Source::Derived => self.derived_literal(&lookup),
+            Source::Table => self.table_literal(rel, args, all, &lookup.not),
+        }
+    }
+
+    /// A literal of a static relation: a constant when it has no
+    /// arguments, a check when all are bound, else a loop over its table's
+    /// rows (those of the keys' values through its index).
+    fn static_literal(&mut self, l: &Lookup) {
+        let Lookup {
+            rel,
+            args,
+            bound,
+            keys,
+            free,
+            key_vals,
+            all,
+            negated,
+            not,
+        } = l;
+        if args.is_empty() {
+            let holds = self.reg.static_nonempty(*rel) != *negated;
+            self.wraps.push(Wrap::If(quote!(#holds)));
+            return;
+        }
+        if *all {
+            let check = self.reg.static_check(*rel);
+            self.wraps
+                .push(Wrap::If(quote!(#not #check(#(#key_vals),*))));
+        } else {
+            let table = self.reg.static_table(*rel, *bound);
+            let w = Literal::usize_unsuffixed(args.len());
+            let row = self.fresh("row");
+            let rows = if keys.is_empty() {
+                quote!(#table)
+            } else {
+                let index = format_ident!("{}_INDEX", table);
+                match key_vals.as_slice() {
+                    [k] => quote!(#index.rows1(#k)),
+                    [k0, k1] => quote!(#index.rows2(#k0, #k1)),
+                    _ => quote!(#index.rows(&[#(#key_vals),*])),
                 }
-                if all {
-                    let check = self.reg.static_check(rel);
-                    self.wraps
-                        .push(Wrap::If(quote!(#not #check(#(#key_vals),*))));
-                } else {
-                    let table = self.reg.static_table(rel, bound);
-                    let w = Literal::usize_unsuffixed(args.len());
-                    let row = self.fresh("row");
-                    let rows = if keys.is_empty() {
-                        quote!(#table)
-                    } else {
-                        let index = format_ident!("{}_INDEX", table);
-                        match key_vals.as_slice() {
-                            [k] => quote!(#index.rows1(#k)),
-                            [k0, k1] => quote!(#index.rows2(#k0, #k1)),
-                            _ => quote!(#index.rows(&[#(#key_vals),*])),
-                        }
-                    };
-                    self.wraps
-                        .push(Wrap::For(quote!(#row), quote!(#rows.chunks_exact(#w))));
-                    // The table's columns are the keys, then the rest.
-                    self.match_row(&row, args, &free, keys.len());
-                }
-            }
-            Source::Derived => {
-                let test = all || bound & super::join_order::EXISTS != 0;
-                let f = self.reg.call_name(rel, bound);
-                if test {
-                    self.wraps
-                        .push(Wrap::If(quote!(#not self.#f(#(#key_vals),*))));
-                } else {
-                    // The answers are a range of the call's arena, read by
-                    // index: the loop's body may call on and add to it.
-                    let arena = format_ident!("arena_{}", f);
-                    let (i, row) = (self.fresh("i"), self.fresh("row"));
-                    self.wraps.push(Wrap::For(
-                        quote!(#i),
-                        quote!({
-                            let (start, end) = self.#f(#(#key_vals),*);
-                            start..end
-                        }),
-                    ));
-                    self.wraps
-                        .push(Wrap::Let(row.clone(), quote!(self.#arena[#i as usize])));
-                    self.match_row(&row, args, &free, 0);
-                }
-            }
-            Source::Table => {
-                let (comp, field) = self.reg.table(rel);
-                if self.within != Some(comp) {
-                    let f = format_ident!("component_{}", comp);
-                    self.wraps.push(Wrap::Stmt(quote!(self.#f();)));
-                }
-                if all {
-                    let vals: Vec<TokenStream> = args.iter().map(|a| self.value(a)).collect();
-                    self.wraps.push(Wrap::If(
-                        quote!(#not self.#field.binary_search(&[#(#vals),*]).is_ok()),
-                    ));
-                } else {
-                    let (i, row) = (self.fresh("i"), self.fresh("row"));
-                    self.wraps
-                        .push(Wrap::For(quote!(#i), quote!(0..self.#field.len())));
-                    self.wraps
-                        .push(Wrap::Let(row.clone(), quote!(self.#field[#i])));
-                    let cols: Vec<usize> = (0..args.len()).collect();
-                    self.match_row(&row, args, &cols, 0);
-                }
-            }
+            };
+            self.wraps
+                .push(Wrap::For(quote!(#row), quote!(#rows.chunks_exact(#w))));
+            // The table's columns are the keys, then the rest.
+            self.match_row(&row, args, free, keys.len());
+        }
+    }
+
+    /// A literal of a derived relation: a call's test when all its
+    /// arguments are bound (or only its existence matters), else a loop over
+    /// the call's answers.
+    fn derived_literal(&mut self, l: &Lookup) {
+        let Lookup {
+            rel,
+            args,
+            bound,
+            free,
+            key_vals,
+            all,
+            not,
+            ..
+        } = l;
+        let test = *all || bound & super::join_order::EXISTS != 0;
+        let f = self.reg.call_name(*rel, *bound);
+        if test {
+            self.wraps
+                .push(Wrap::If(quote!(#not self.#f(#(#key_vals),*))));
+        } else {
+            // The answers are a range of the call's arena, read by
+            // index: the loop's body may call on and add to it.
+            let arena = format_ident!("arena_{}", f);
+            let (i, row) = (self.fresh("i"), self.fresh("row"));
+            self.wraps.push(Wrap::For(
+                quote!(#i),
+                quote!({
+                    let (start, end) = self.#f(#(#key_vals),*);
+                    start..end
+                }),
+            ));
+            self.wraps
+                .push(Wrap::Let(row.clone(), quote!(self.#arena[#i as usize])));
+            self.match_row(&row, args, free, 0);
+        }
+    }
+
+    /// A literal of a relation kept in a table of a component (computed
+    /// first unless it is the one being computed): a binary search when
+    /// all its arguments are bound, else a loop over the table's rows.
+    fn table_literal(&mut self, rel: u32, args: &[Pat], all: bool, not: &TokenStream) {
+        let (comp, field) = self.reg.table(rel);
+        if self.within != Some(comp) {
+            let f = format_ident!("component_{}", comp);
+            self.wraps.push(Wrap::Stmt(quote!(self.#f();)));
+        }
+        if all {
+            let vals: Vec<TokenStream> = args.iter().map(|a| self.value(a)).collect();
+            self.wraps.push(Wrap::If(
+                quote!(#not self.#field.binary_search(&[#(#vals),*]).is_ok()),
+            ));
+        } else {
+            let (i, row) = (self.fresh("i"), self.fresh("row"));
+            self.wraps
+                .push(Wrap::For(quote!(#i), quote!(0..self.#field.len())));
+            self.wraps
+                .push(Wrap::Let(row.clone(), quote!(self.#field[#i])));
+            let cols: Vec<usize> = (0..args.len()).collect();
+            self.match_row(&row, args, &cols, 0);
         }
     }
 

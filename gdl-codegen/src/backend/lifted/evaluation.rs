@@ -51,52 +51,14 @@ pub(super) fn ev_items(
     } = run;
     let nw = usize_lit(nw);
     let nr = usize_lit(nr);
-    let of_state: Vec<proc_macro2::Ident> = fields.of_state.iter().map(field_name).collect();
-    let stateless: Vec<proc_macro2::Ident> = fields.stateless.iter().map(field_name).collect();
-    let names: Vec<proc_macro2::Ident> = of_state.iter().chain(&stateless).cloned().collect();
-    // With terms built at run time, what the stateless relations computed
-    // is kept with the terms it names (laikLee_hex's `isList` and
-    // `append_el` over lists of cells, asked again in every state) until
-    // the store grows past `KEPT_TERMS`; without, it is reset each state.
-    let keeps = !run_reset.is_empty();
-    let none = Vec::new();
-    let (each_state, kept) = if keeps {
-        (&of_state, &stateless)
-    } else {
-        (&names, &none)
-    };
-    let resets: Vec<TokenStream> = each_state.iter().map(field_reset).collect();
-    let kept: Vec<TokenStream> = kept.iter().map(field_reset).collect();
-    let run_reset = keeps.then(|| {
-        quote! {
-            if self.run_terms.get_mut().len() > Self::KEPT_TERMS {
-                #run_reset
-                #(#kept)*
-            }
-        }
-    });
-    let fields: Vec<&TokenStream> = fields.of_state.iter().chain(&fields.stateless).collect();
+    let (names, resets, run_reset) = ev_resets(fields, run_reset);
+    let ev_struct = ev_struct(&nw, &nr, fields, run_field, rt);
     let limits = evaluation_limits();
     let access = ev_access(&nw, &nr);
     let term_fns = term_fns();
+    let state_tests = ev_state_tests();
     quote! {
-        #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{bit_set, dedup_from, or_bits_in, push_new, rows, set_bits_filtered, set_bits_in, ranked_span, value_span, value_spans, DenseMemo, Index, Keyed, Memo, Span, NONE};
-
-        /// The evaluation of the rules in one state, with one joint move
-        /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
-        /// been computed so far, by relation and bound arguments.
-        struct Ev {
-            /// The state, shared with the scans running over it (a scan
-            /// holds a count, not a copy, while its loop calls on).
-            state: ::std::rc::Rc<[u64; #nw]>,
-            joint: [u32; #nr],
-            /// Recursive tests run without a memo so far (see
-            /// `UNMEMOIZED_CALLS`).
-            calls: u32,
-            #(#fields,)*
-            #run_field
-        }
+        #ev_struct
 
         #limits
 
@@ -130,26 +92,104 @@ pub(super) fn ev_items(
 
             #run_methods
 
-            #[allow(dead_code, reason = "the helpers a game's rules need vary")]
-            /// Whether the fluent term `t` holds.
-            fn holds(&self, t: u32) -> bool {
-                bit_set(&self.state[..], fluent_of(t))
-            }
-
-            #[allow(dead_code, reason = "the helpers a game's rules need vary")]
-            /// Whether role term `r` plays move term `m`.
-            fn does(&self, r: u32, m: u32) -> bool {
-                self.joint
-                    .iter()
-                    .enumerate()
-                    .any(|(i, &x)| x != NONE && ROLE_TERM.get(i) == Some(&r) && x == m)
-            }
+            #state_tests
 
             #queries
             #(#fns)*
         }
 
         #term_fns
+    }
+}
+
+/// The names of the evaluation's fields, what `Ev::reset` clears of them
+/// each state, and what it clears once the run-time terms (reset by
+/// `run_reset`, if any) grow too many.
+fn ev_resets(
+    fields: &Fields,
+    run_reset: &TokenStream,
+) -> (
+    Vec<proc_macro2::Ident>,
+    Vec<TokenStream>,
+    Option<TokenStream>,
+) {
+    let of_state: Vec<proc_macro2::Ident> = fields.of_state.iter().map(field_name).collect();
+    let stateless: Vec<proc_macro2::Ident> = fields.stateless.iter().map(field_name).collect();
+    let names: Vec<proc_macro2::Ident> = of_state.iter().chain(&stateless).cloned().collect();
+    // With terms built at run time, what the stateless relations computed
+    // is kept with the terms it names (laikLee_hex's `isList` and
+    // `append_el` over lists of cells, asked again in every state) until
+    // the store grows past `KEPT_TERMS`; without, it is reset each state.
+    let keeps = !run_reset.is_empty();
+    let none = Vec::new();
+    let (each_state, kept) = if keeps {
+        (&of_state, &stateless)
+    } else {
+        (&names, &none)
+    };
+    let resets: Vec<TokenStream> = each_state.iter().map(field_reset).collect();
+    let kept: Vec<TokenStream> = kept.iter().map(field_reset).collect();
+    let run_reset = keeps.then(|| {
+        quote! {
+            if self.run_terms.get_mut().len() > Self::KEPT_TERMS {
+                #run_reset
+                #(#kept)*
+            }
+        }
+    });
+    (names, resets, run_reset)
+}
+
+/// The run-time helpers' import and the evaluation struct `Ev`: the state
+/// (`nw` words), the joint move (`nr` roles), the `fields` and the
+/// run-time terms' `run_field`.
+fn ev_struct(
+    nw: &Literal,
+    nr: &Literal,
+    fields: &Fields,
+    run_field: &TokenStream,
+    rt: &syn::Path,
+) -> TokenStream {
+    let fields: Vec<&TokenStream> = fields.of_state.iter().chain(&fields.stateless).collect();
+    quote! {
+        #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
+        use #rt::lifted::{bit_set, dedup_from, or_bits_in, push_new, rows, set_bits_filtered, set_bits_in, ranked_span, value_span, value_spans, DenseMemo, Index, Keyed, Memo, Span, NONE};
+
+        /// The evaluation of the rules in one state, with one joint move
+        /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
+        /// been computed so far, by relation and bound arguments.
+        struct Ev {
+            /// The state, shared with the scans running over it (a scan
+            /// holds a count, not a copy, while its loop calls on).
+            state: ::std::rc::Rc<[u64; #nw]>,
+            joint: [u32; #nr],
+            /// Recursive tests run without a memo so far (see
+            /// `UNMEMOIZED_CALLS`).
+            calls: u32,
+            #(#fields,)*
+            #run_field
+        }
+    }
+}
+
+/// `Ev`'s tests of the state and joint move: whether a fluent holds,
+/// whether a role plays a move.
+fn ev_state_tests() -> TokenStream {
+    quote! {
+        #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+        /// Whether the fluent term `t` holds.
+        fn holds(&self, t: u32) -> bool {
+            bit_set(&self.state[..], fluent_of(t))
+        }
+
+        #[allow(dead_code, reason = "the helpers a game's rules need vary")]
+        /// Whether role term `r` plays move term `m`.
+        fn does(&self, r: u32, m: u32) -> bool {
+            self.joint
+                .iter()
+                .enumerate()
+                .any(|(i, &x)| x != NONE && ROLE_TERM.get(i) == Some(&r) && x == m)
+        }
     }
 }
 

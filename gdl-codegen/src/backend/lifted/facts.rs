@@ -119,100 +119,18 @@ impl Facts {
         let n = program.preds.len();
         let (guards, recursive) = guards::compute(&mut dom, n, &budget);
         let mut rules = compile_rules(program, &mut dom);
-        // A recursive relation's rules test its guard first; a relay's is
-        // tested only where it is called (its callees test theirs).
-        for (k, g) in guards.iter().enumerate().take(recursive) {
-            for r in rules.iter_mut().filter(|r| r.head_rel == g.of) {
-                r.body.insert(0, g.literal((n + k) as u32, &r.head));
-            }
-        }
+        test_guards_first(&mut rules, &guards, recursive, n);
         let universe = Universe::new(
             program,
             &dom,
             built.iter().any(Option::is_some).then_some(&rules),
         );
         let mut rules: Vec<CRule> = rules.iter().map(|r| universe.map_rule(r)).collect();
-        let db = &dom.db;
-        let gen = |t: u32| universe.id_of[t as usize];
-        let roles: Vec<u32> = program
-            .roles()
-            .iter()
-            .map(|&s| {
-                db.terms
-                    .lookup(&[header(Kind::Const, s.0)])
-                    .map_or(NONE, gen)
-            })
-            .collect();
-        let role_names = program
-            .roles()
-            .iter()
-            .map(|&s| program.symbols.name(s).to_owned())
-            .collect();
-        let by_text = |ts: &mut Vec<u32>| {
-            ts.sort_by(|&a, &b| universe.text[a as usize].cmp(&universe.text[b as usize]));
-            ts.dedup();
-        };
-        let mut fluents: Vec<u32> = db.rels[dom.base_rel]
-            .tuples
-            .iter()
-            .map(|&a| gen(db.terms.args(a)[0]))
-            .collect();
-        by_text(&mut fluents);
-        let mut moves = vec![Vec::new(); roles.len()];
-        for &a in &db.rels[dom.input_rel].tuples {
-            let args = db.terms.args(a);
-            if let Some(r) = roles.iter().position(|&r| r == gen(args[0])) {
-                moves[r].push(gen(args[1]));
-            }
-        }
-        moves.iter_mut().for_each(by_text);
-        let fluent_of: FxHashMap<u32, u32> = fluents
-            .iter()
-            .enumerate()
-            .map(|(i, &t)| (t, i as u32))
-            .collect();
-        let mut init: Vec<u32> = program
-            .keyword_pred(Keyword::Init)
-            .map(|p| {
-                db.rels[p.0 as usize]
-                    .tuples
-                    .iter()
-                    .filter_map(|&a| fluent_of.get(&gen(db.terms.args(a)[0])).copied())
-                    .collect()
-            })
-            .unwrap_or_default();
-        init.sort_unstable();
-        init.dedup();
-        let mut statics: Vec<Option<Vec<Vec<u32>>>> = (0..n)
-            .map(|p| {
-                (!dom.dynamic[p]).then(|| {
-                    db.rels[p]
-                        .tuples
-                        .iter()
-                        .map(|&a| db.terms.args(a).iter().map(|&t| gen(t)).collect())
-                        .collect()
-                })
-            })
-            .collect();
-        statics.extend(guards.iter().map(|g| {
-            Some(
-                g.tuples
-                    .iter()
-                    .map(|t| t.iter().map(|&x| gen(x)).collect())
-                    .collect(),
-            )
-        }));
-        let relaxed = (0..n)
-            .map(|p| {
-                let tuples = &db.rels[p].tuples;
-                (dom.dynamic[p] && dom.solved[p] && tuples.len() <= MAX_RELAXED_ROWS).then(|| {
-                    tuples
-                        .iter()
-                        .map(|&a| db.terms.args(a).iter().map(|&t| gen(t)).collect())
-                        .collect()
-                })
-            })
-            .collect();
+        let (roles, role_names) = role_terms(program, &dom, &universe);
+        let (fluents, moves) = fluents_and_moves(&dom, &universe, &roles);
+        let init = initial_fluents(program, &dom, &universe, &fluents);
+        let mut statics = static_tuples(&dom, n, &guards, &universe);
+        let relaxed = relaxed_tuples(&dom, n, &universe);
         let mut dynamic = dom.dynamic.clone();
         dynamic.resize(statics.len(), false);
         let parts = factor::factor(&mut rules, statics.len() as u32, |r| dynamic[r as usize]);
@@ -255,6 +173,152 @@ impl Facts {
             built_leaves: built,
         })
     }
+}
+
+/// Makes the rules of the recursive relations (those of the first
+/// `recursive` guards) test their guard (relation `n + k` for guard `k`)
+/// first.
+fn test_guards_first(rules: &mut [CRule], guards: &[guards::Guard], recursive: usize, n: usize) {
+    // A recursive relation's rules test its guard first; a relay's is
+    // tested only where it is called (its callees test theirs).
+    for (k, g) in guards.iter().enumerate().take(recursive) {
+        for r in rules.iter_mut().filter(|r| r.head_rel == g.of) {
+            r.body.insert(0, g.literal((n + k) as u32, &r.head));
+        }
+    }
+}
+
+/// The role terms (generated ids, `NONE` for a role the domains never
+/// met) and names, in role order.
+fn role_terms(program: &Program, dom: &Domains, universe: &Universe) -> (Vec<u32>, Vec<String>) {
+    let db = &dom.db;
+    let gen = |t: u32| universe.id_of[t as usize];
+    let roles: Vec<u32> = program
+        .roles()
+        .iter()
+        .map(|&s| {
+            db.terms
+                .lookup(&[header(Kind::Const, s.0)])
+                .map_or(NONE, gen)
+        })
+        .collect();
+    let role_names = program
+        .roles()
+        .iter()
+        .map(|&s| program.symbols.name(s).to_owned())
+        .collect();
+    (roles, role_names)
+}
+
+/// The fluent terms and, per role of `roles`, its move terms, each in
+/// text order (from the domains' `base` and `input`).
+fn fluents_and_moves(
+    dom: &Domains,
+    universe: &Universe,
+    roles: &[u32],
+) -> (Vec<u32>, Vec<Vec<u32>>) {
+    let db = &dom.db;
+    let gen = |t: u32| universe.id_of[t as usize];
+    let by_text = |ts: &mut Vec<u32>| {
+        ts.sort_by(|&a, &b| universe.text[a as usize].cmp(&universe.text[b as usize]));
+        ts.dedup();
+    };
+    let mut fluents: Vec<u32> = db.rels[dom.base_rel]
+        .tuples
+        .iter()
+        .map(|&a| gen(db.terms.args(a)[0]))
+        .collect();
+    by_text(&mut fluents);
+    let mut moves = vec![Vec::new(); roles.len()];
+    for &a in &db.rels[dom.input_rel].tuples {
+        let args = db.terms.args(a);
+        if let Some(r) = roles.iter().position(|&r| r == gen(args[0])) {
+            moves[r].push(gen(args[1]));
+        }
+    }
+    moves.iter_mut().for_each(by_text);
+    (fluents, moves)
+}
+
+/// The initial state: the ids (indices in `fluents`) of the `init`
+/// fluents, sorted.
+fn initial_fluents(
+    program: &Program,
+    dom: &Domains,
+    universe: &Universe,
+    fluents: &[u32],
+) -> Vec<u32> {
+    let db = &dom.db;
+    let gen = |t: u32| universe.id_of[t as usize];
+    let fluent_of: FxHashMap<u32, u32> = fluents
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| (t, i as u32))
+        .collect();
+    let mut init: Vec<u32> = program
+        .keyword_pred(Keyword::Init)
+        .map(|p| {
+            db.rels[p.0 as usize]
+                .tuples
+                .iter()
+                .filter_map(|&a| fluent_of.get(&gen(db.terms.args(a)[0])).copied())
+                .collect()
+        })
+        .unwrap_or_default();
+    init.sort_unstable();
+    init.dedup();
+    init
+}
+
+/// Per relation (the `n` program relations, then the guards): its tuples
+/// (generated ids) if it is static.
+fn static_tuples(
+    dom: &Domains,
+    n: usize,
+    guards: &[guards::Guard],
+    universe: &Universe,
+) -> Vec<Option<Vec<Vec<u32>>>> {
+    let db = &dom.db;
+    let gen = |t: u32| universe.id_of[t as usize];
+    let mut statics: Vec<Option<Vec<Vec<u32>>>> = (0..n)
+        .map(|p| {
+            (!dom.dynamic[p]).then(|| {
+                db.rels[p]
+                    .tuples
+                    .iter()
+                    .map(|&a| db.terms.args(a).iter().map(|&t| gen(t)).collect())
+                    .collect()
+            })
+        })
+        .collect();
+    statics.extend(guards.iter().map(|g| {
+        Some(
+            g.tuples
+                .iter()
+                .map(|t| t.iter().map(|&x| gen(x)).collect())
+                .collect(),
+        )
+    }));
+    statics
+}
+
+/// Per program relation (`n` of them): its relaxed extension (generated
+/// ids) if it is dynamic, solved by the domains, and at most
+/// [`MAX_RELAXED_ROWS`] tuples long.
+fn relaxed_tuples(dom: &Domains, n: usize, universe: &Universe) -> Vec<Option<Vec<Vec<u32>>>> {
+    let db = &dom.db;
+    let gen = |t: u32| universe.id_of[t as usize];
+    (0..n)
+        .map(|p| {
+            let tuples = &db.rels[p].tuples;
+            (dom.dynamic[p] && dom.solved[p] && tuples.len() <= MAX_RELAXED_ROWS).then(|| {
+                tuples
+                    .iter()
+                    .map(|&a| db.terms.args(a).iter().map(|&t| gen(t)).collect())
+                    .collect()
+            })
+        })
+        .collect()
 }
 
 /// The relations to compile ground, among the derived relations that are

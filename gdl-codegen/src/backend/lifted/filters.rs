@@ -211,43 +211,7 @@ pub fn items(
     let u = &facts.universe;
     let mut items = TokenStream::new();
     for (k, filter) in filters.iter().enumerate() {
-        let bits: Vec<(usize, u32)> = (layout.terms.iter().enumerate())
-            .filter(|&(_, &t)| u.functor[t as usize] == filter.fid)
-            .map(|(b, &t)| (b, t))
-            .collect();
-        let first = bits.first().map_or(0, |&(b, _)| b / 64);
-        let end = bits.last().map_or(0, |&(b, _)| b / 64 + 1);
-        let tuples: FxHashSet<Vec<u32>> = filter
-            .rel
-            .and_then(|r| facts.statics.get(r as usize)?.clone())
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
-        let mask = |pass: &dyn Fn(u32) -> bool| {
-            let mut words = vec![0u64; end - first];
-            for &(b, t) in &bits {
-                if pass(t) {
-                    words[b / 64 - first] |= 1 << (b % 64);
-                }
-            }
-            let words = words.into_iter().map(Literal::u64_unsuffixed);
-            quote!([#(#words),*])
-        };
-        let w = Literal::usize_unsuffixed(end - first);
-        let mut rows = Vec::with_capacity(filter.rows());
-        for r in 0..filter.rows() - 1 {
-            // The keys' values of mask `r`, the first key most significant.
-            let mut rest = r;
-            let mut keys = vec![0; filter.keys.len()];
-            for (i, values) in filter.keys.iter().enumerate().rev() {
-                keys[i] = values[rest % values.len()];
-                rest /= values.len();
-            }
-            rows.push(mask(&|t| {
-                filter.passes(&tuples, &u.args[t as usize], &keys)
-            }));
-        }
-        rows.push(mask(&|_| filter.passes_outside()));
+        let (first, w, rows) = masks(facts, layout, filter);
         let table = format_ident!("FILTER_{}", k);
         let first = Literal::usize_unsuffixed(first);
         let outside = Literal::usize_unsuffixed(rows.len() - 1);
@@ -282,6 +246,52 @@ pub fn items(
         });
     }
     items
+}
+
+/// Filter `filter`'s masks, each over the words of its functor's fluents
+/// (from word `first`, `w` words long): one per combination of its keys'
+/// values, the first key most significant, then one for a key outside
+/// them.
+fn masks(facts: &Facts, layout: &Layout, filter: &Filter) -> (usize, Literal, Vec<TokenStream>) {
+    let u = &facts.universe;
+    let bits: Vec<(usize, u32)> = (layout.terms.iter().enumerate())
+        .filter(|&(_, &t)| u.functor[t as usize] == filter.fid)
+        .map(|(b, &t)| (b, t))
+        .collect();
+    let first = bits.first().map_or(0, |&(b, _)| b / 64);
+    let end = bits.last().map_or(0, |&(b, _)| b / 64 + 1);
+    let tuples: FxHashSet<Vec<u32>> = filter
+        .rel
+        .and_then(|r| facts.statics.get(r as usize)?.clone())
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    let mask = |pass: &dyn Fn(u32) -> bool| {
+        let mut words = vec![0u64; end - first];
+        for &(b, t) in &bits {
+            if pass(t) {
+                words[b / 64 - first] |= 1 << (b % 64);
+            }
+        }
+        let words = words.into_iter().map(Literal::u64_unsuffixed);
+        quote!([#(#words),*])
+    };
+    let w = Literal::usize_unsuffixed(end - first);
+    let mut rows = Vec::with_capacity(filter.rows());
+    for r in 0..filter.rows() - 1 {
+        // The keys' values of mask `r`, the first key most significant.
+        let mut rest = r;
+        let mut keys = vec![0; filter.keys.len()];
+        for (i, values) in filter.keys.iter().enumerate().rev() {
+            keys[i] = values[rest % values.len()];
+            rest /= values.len();
+        }
+        rows.push(mask(&|t| {
+            filter.passes(&tuples, &u.args[t as usize], &keys)
+        }));
+    }
+    rows.push(mask(&|_| filter.passes_outside()));
+    (first, w, rows)
 }
 
 #[cfg(test)]

@@ -266,37 +266,7 @@ impl<'a> Grounder<'a> {
         if run.over {
             return;
         }
-        let bound = |p: &Pat, env: &[u32]| {
-            let mut all = true;
-            p.for_each_var(&mut |v| all &= env[v as usize] != UNBOUND);
-            all
-        };
-        // Tests first, as soon as their variables are bound.
-        for (i, l) in rule.body.iter().enumerate() {
-            if done[i] {
-                continue;
-            }
-            let ready = match l {
-                Lit::Pos(..) => false,
-                Lit::Neg(_, args) => args.iter().all(|a| bound(a, env)),
-                Lit::Distinct(a, b) => bound(a, env) && bound(b, env),
-            };
-            if !ready {
-                continue;
-            }
-            let mark = conj.len();
-            let Some(pass) = self.test(l, env, conj) else {
-                run.over = true;
-                return;
-            };
-            if !pass {
-                conj.truncate(mark);
-                return;
-            }
-            done[i] = true;
-            self.solve(rule, env, done, conj, run);
-            done[i] = false;
-            conj.truncate(mark);
+        if self.solve_test(rule, env, done, conj, run) {
             return;
         }
         // Then the positive literal with the fewest variables unbound.
@@ -336,6 +306,53 @@ impl<'a> Grounder<'a> {
             }
         }
         done[i] = false;
+    }
+
+    /// Runs the first test of `rule`'s body not `done` whose variables
+    /// `env` binds and, if it passes, grounds the rest of the body (as
+    /// [`Self::solve`]); whether there was such a test.
+    fn solve_test(
+        &self,
+        rule: &CRule,
+        env: &mut [u32],
+        done: &mut [bool],
+        conj: &mut Vec<(u32, bool)>,
+        run: &mut Run,
+    ) -> bool {
+        let bound = |p: &Pat, env: &[u32]| {
+            let mut all = true;
+            p.for_each_var(&mut |v| all &= env[v as usize] != UNBOUND);
+            all
+        };
+        // Tests first, as soon as their variables are bound.
+        for (i, l) in rule.body.iter().enumerate() {
+            if done[i] {
+                continue;
+            }
+            let ready = match l {
+                Lit::Pos(..) => false,
+                Lit::Neg(_, args) => args.iter().all(|a| bound(a, env)),
+                Lit::Distinct(a, b) => bound(a, env) && bound(b, env),
+            };
+            if !ready {
+                continue;
+            }
+            let mark = conj.len();
+            let Some(pass) = self.test(l, env, conj) else {
+                run.over = true;
+                return true;
+            };
+            if !pass {
+                conj.truncate(mark);
+                return true;
+            }
+            done[i] = true;
+            self.solve(rule, env, done, conj, run);
+            done[i] = false;
+            conj.truncate(mark);
+            return true;
+        }
+        false
     }
 
     /// Matches literal arguments `args` with `row` (a fluent's term, a

@@ -18,7 +18,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 use rustc_hash::FxHashMap;
 
-use super::facts::Facts;
+use super::facts::{Facts, Universe};
 use super::join_order::{Source, Step};
 use super::layout::Layout;
 use crate::backend::common::format::DataArray;
@@ -260,48 +260,14 @@ pub fn items(
     arrays: &mut Vec<DataArray>,
 ) -> TokenStream {
     let u = &facts.universe;
-    let mut terms: FxHashMap<(u32, &[u32]), u32> = FxHashMap::default();
-    let mut bit_of_term: FxHashMap<u32, u32> = FxHashMap::default();
-    if !joins.is_empty() {
-        for t in 0..u.len() {
-            if u.functor[t] != NONE {
-                terms.insert((u.functor[t], &u.args[t][..]), t as u32);
-            }
-        }
-        for (b, &t) in layout.terms.iter().enumerate() {
-            bit_of_term.insert(t, b as u32);
-        }
-    }
+    let terms = compound_terms(u, !joins.is_empty());
+    let bit_of_term = bits_by_term(layout, !joins.is_empty());
     let functors = u.functor_ids();
     let build = |p: &Pat, b: &Binding| build(p, b, &terms, &functors);
     let mut items = TokenStream::new();
     for (k, join) in joins.iter().enumerate() {
-        let of_functor = |t: u32| u.functor[t as usize] == join.fid;
-        let first = layout
-            .terms
-            .iter()
-            .position(|&t| of_functor(t))
-            .unwrap_or(0);
-        let end = (layout.terms.iter().rposition(|&t| of_functor(t))).map_or(first, |i| i + 1);
+        let (first, starts, rows) = join_rows(facts, layout, join, &build, &bit_of_term);
         let w = join.columns.len();
-        let (mut starts, mut rows) = (vec![0u32], Vec::new());
-        let mut work = usize::MAX;
-        for &t in &layout.terms[first..end] {
-            if of_functor(t) {
-                let found = join.bindings(&u.args[t as usize], &facts.statics, &mut work);
-                for b in found.unwrap_or_default() {
-                    rows.extend(join.columns.iter().map(|c| match c {
-                        Column::Var(v) => b[*v as usize].unwrap_or(NONE),
-                        Column::Term(p) => build(p, &b),
-                        Column::Bit(p) => {
-                            let t = build(p, &b);
-                            bit_of_term.get(&t).copied().unwrap_or(NONE)
-                        }
-                    }));
-                }
-            }
-            starts.push((rows.len() / w.max(1)) as u32);
-        }
         let (rows_name, starts_name) = (format!("PREJOIN_ROWS_{k}"), format!("PREJOIN_START_{k}"));
         let functor = u.functor_name(join.fid);
         arrays.push(DataArray {
@@ -318,41 +284,120 @@ pub fn items(
             starts_name.clone(),
             starts,
         ));
-        let (rows_id, starts_id) = (
-            format_ident!("{}", rows_name),
-            format_ident!("{}", starts_name),
-        );
-        let f = name(k);
-        let index = match first {
-            0 => quote!(f as usize),
-            _ => {
-                let first = Literal::u32_unsuffixed(first as u32);
-                quote!((f - #first) as usize)
-            }
-        };
-        let doc = format!(" The rows of a static join of the fluent `({functor} ..)` at bit `f`.");
-        let rows = quote!(#rows_id[#starts_id[i] as usize..#starts_id[i + 1] as usize]);
-        // A table one number wide is flat.
-        let (ty, rows) = match w {
-            1 => (
-                quote!(::core::slice::ChunksExact<'static, u32>),
-                quote!(#rows.chunks_exact(1)),
-            ),
-            _ => {
-                let w = Literal::usize_unsuffixed(w);
-                (quote!(&'static [[u32; #w]]), quote!(&#rows))
-            }
-        };
-        items.extend(quote! {
-            #[doc = #doc]
-            #[inline]
-            fn #f(f: u32) -> #ty {
-                let i = #index;
-                #rows
-            }
-        });
+        items.extend(join_fn(k, first, w, &functor, (&rows_name, &starts_name)));
     }
     items
+}
+
+/// The compound terms of universe `u` by functor and arguments (none
+/// unless `needed`).
+fn compound_terms(u: &Universe, needed: bool) -> FxHashMap<(u32, &[u32]), u32> {
+    let mut terms: FxHashMap<(u32, &[u32]), u32> = FxHashMap::default();
+    if needed {
+        for t in 0..u.len() {
+            if u.functor[t] != NONE {
+                terms.insert((u.functor[t], &u.args[t][..]), t as u32);
+            }
+        }
+    }
+    terms
+}
+
+/// The fluents' bits by term (none unless `needed`).
+fn bits_by_term(layout: &Layout, needed: bool) -> FxHashMap<u32, u32> {
+    let mut bit_of_term: FxHashMap<u32, u32> = FxHashMap::default();
+    if needed {
+        for (b, &t) in layout.terms.iter().enumerate() {
+            bit_of_term.insert(t, b as u32);
+        }
+    }
+    bit_of_term
+}
+
+/// Join `join`'s rows for each fluent of its functor (terms built by
+/// `build`, bits looked up in `bit_of_term`): the bit of the functor's
+/// first fluent, where each fluent's rows start (from that bit on, with
+/// the end of the last) and the rows, flat.
+fn join_rows(
+    facts: &Facts,
+    layout: &Layout,
+    join: &Prejoin,
+    build: &impl Fn(&Pat, &Binding) -> u32,
+    bit_of_term: &FxHashMap<u32, u32>,
+) -> (usize, Vec<u32>, Vec<u32>) {
+    let u = &facts.universe;
+    let of_functor = |t: u32| u.functor[t as usize] == join.fid;
+    let first = layout
+        .terms
+        .iter()
+        .position(|&t| of_functor(t))
+        .unwrap_or(0);
+    let end = (layout.terms.iter().rposition(|&t| of_functor(t))).map_or(first, |i| i + 1);
+    let w = join.columns.len();
+    let (mut starts, mut rows) = (vec![0u32], Vec::new());
+    let mut work = usize::MAX;
+    for &t in &layout.terms[first..end] {
+        if of_functor(t) {
+            let found = join.bindings(&u.args[t as usize], &facts.statics, &mut work);
+            for b in found.unwrap_or_default() {
+                rows.extend(join.columns.iter().map(|c| match c {
+                    Column::Var(v) => b[*v as usize].unwrap_or(NONE),
+                    Column::Term(p) => build(p, &b),
+                    Column::Bit(p) => {
+                        let t = build(p, &b);
+                        bit_of_term.get(&t).copied().unwrap_or(NONE)
+                    }
+                }));
+            }
+        }
+        starts.push((rows.len() / w.max(1)) as u32);
+    }
+    (first, starts, rows)
+}
+
+/// Join `k`'s function, giving the rows (`w` numbers wide, in the arrays
+/// named `rows_name` and `starts_name`) of a fluent of `functor` from its
+/// bit (its functor's fluents start at bit `first`).
+fn join_fn(
+    k: usize,
+    first: usize,
+    w: usize,
+    functor: &str,
+    (rows_name, starts_name): (&str, &str),
+) -> TokenStream {
+    let (rows_id, starts_id) = (
+        format_ident!("{}", rows_name),
+        format_ident!("{}", starts_name),
+    );
+    let f = name(k);
+    let index = match first {
+        0 => quote!(f as usize),
+        _ => {
+            let first = Literal::u32_unsuffixed(first as u32);
+            quote!((f - #first) as usize)
+        }
+    };
+    let doc = format!(" The rows of a static join of the fluent `({functor} ..)` at bit `f`.");
+    let rows = quote!(#rows_id[#starts_id[i] as usize..#starts_id[i + 1] as usize]);
+    // A table one number wide is flat.
+    let (ty, rows) = match w {
+        1 => (
+            quote!(::core::slice::ChunksExact<'static, u32>),
+            quote!(#rows.chunks_exact(1)),
+        ),
+        _ => {
+            let w = Literal::usize_unsuffixed(w);
+            (quote!(&'static [[u32; #w]]), quote!(&#rows))
+        }
+    };
+    quote! {
+        #[doc = #doc]
+        #[inline]
+        fn #f(f: u32) -> #ty {
+            let i = #index;
+            #rows
+        }
+    }
 }
 
 /// The term pattern `p` builds with binding `b` (`NONE` outside the

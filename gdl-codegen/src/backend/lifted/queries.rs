@@ -21,27 +21,12 @@ pub(super) fn queries(
     reg: &mut Needs,
     rt: &syn::Path,
 ) -> TokenStream {
-    let one = |reg: &mut Needs,
-               query: Option<&QueryLit>,
-               args: Vec<Pat>,
-               preset: Option<TokenStream>,
-               solution: TokenStream| {
-        let Some(&QueryLit { rel, source, .. }) = query else {
-            return quote!();
-        };
-        let mut body = Body::new(reg, 2, None);
-        if let Some(p) = preset {
-            body.matching(&Pat::Var(0), p);
-        }
-        body.literal_now(source, rel, &args, false);
-        body.finish(solution)
-    };
     // Without a sink `legal` is not printed: the sink read is then moot.
     let sink = legal_sink.unwrap_or(MoveSink::List);
     let legal = match &plan.legal {
         // Read by a rule (`has_legal_move`), its answers are a call's, kept
         // for both.
-        Some(LegalPlan::Call(q)) => one(
+        Some(LegalPlan::Call(q)) => one_literal(
             reg,
             Some(q),
             vec![Pat::Var(0), Pat::Var(1)],
@@ -52,34 +37,21 @@ pub(super) fn queries(
         None => quote!(),
     };
     let next = next_rules(&plan.next, reg);
-    let terminal = one(
+    let terminal = one_literal(
         reg,
         plan.terminal.as_ref(),
         vec![],
         None,
         quote!(return true;),
     );
-    let goals = one(
+    let goals = one_literal(
         reg,
         plan.goals.as_ref(),
         vec![Pat::Var(0), Pat::Var(1)],
         Some(quote!(role)),
         quote!(out.push(v1);),
     );
-    let legal = legal_sink.map(|sink| {
-        let out = match sink {
-            MoveSink::Bits(_) => quote!(&mut [u64]),
-            MoveSink::List => quote!(&mut ::std::vec::Vec<#rt::Move>),
-        };
-        quote! {
-            /// The moves `legal(a0, m)` gives, as the ids `ids` (the
-            /// role's, by move term rank) gives them: bits set in `out`,
-            /// or pushed on it unsorted.
-            fn legal(&mut self, a0: u32, ids: &[u32], out: #out) {
-                #legal
-            }
-        }
-    });
+    let legal = legal_sink.map(|sink| legal_method(sink, &legal, rt));
     quote! {
         #legal
 
@@ -97,6 +69,43 @@ pub(super) fn queries(
         /// The value terms `goal(role, v)` gives.
         fn goals(&mut self, role: u32, out: &mut ::std::vec::Vec<u32>) {
             #goals
+        }
+    }
+}
+
+/// The body of a query that is one literal of its relation (`query`, none
+/// printing nothing) with arguments `args` (variable 0 first matched with
+/// `preset`, if any), doing `solution` for each solution.
+fn one_literal(
+    reg: &mut Needs,
+    query: Option<&QueryLit>,
+    args: Vec<Pat>,
+    preset: Option<TokenStream>,
+    solution: TokenStream,
+) -> TokenStream {
+    let Some(&QueryLit { rel, source, .. }) = query else {
+        return quote!();
+    };
+    let mut body = Body::new(reg, 2, None);
+    if let Some(p) = preset {
+        body.matching(&Pat::Var(0), p);
+    }
+    body.literal_now(source, rel, &args, false);
+    body.finish(solution)
+}
+
+/// The `legal` query method, its moves put in `sink`, its body `legal`.
+fn legal_method(sink: MoveSink, legal: &TokenStream, rt: &syn::Path) -> TokenStream {
+    let out = match sink {
+        MoveSink::Bits(_) => quote!(&mut [u64]),
+        MoveSink::List => quote!(&mut ::std::vec::Vec<#rt::Move>),
+    };
+    quote! {
+        /// The moves `legal(a0, m)` gives, as the ids `ids` (the
+        /// role's, by move term rank) gives them: bits set in `out`,
+        /// or pushed on it unsorted.
+        fn legal(&mut self, a0: u32, ids: &[u32], out: #out) {
+            #legal
         }
     }
 }

@@ -69,78 +69,15 @@ pub struct Relations {
 impl Relations {
     /// The relations of `program` with `facts`.
     pub fn new(program: &Program, facts: &Facts) -> Relations {
-        let n = program.preds.len();
-        let names = (0..n)
-            .map(|p| {
-                let name = program.symbols.name(program.preds[p].name);
-                // Runs of other characters become one underscore, so that
-                // names stay snake case (`++` would give `___2`).
-                let words: Vec<String> = name
-                    .split(|c: char| !c.is_ascii_alphanumeric())
-                    .filter(|w| !w.is_empty())
-                    .map(str::to_ascii_lowercase)
-                    .collect();
-                let clean = if words.is_empty() {
-                    format!("rel{p}")
-                } else {
-                    words.join("_")
-                };
-                format!("{clean}_{}", program.preds[p].arity)
-            })
-            .collect::<Vec<_>>();
-        let mut arity: Vec<usize> = program.preds.iter().map(|p| p.arity).collect();
-        let guard_names: Vec<String> = facts
-            .guards
-            .iter()
-            .map(|g| format!("guard_{}", names[g.of as usize]))
-            .collect();
-        arity.extend(facts.guards.iter().map(|g| g.columns.len()));
-        let part_names: Vec<String> = facts
-            .parts
-            .iter()
-            .enumerate()
-            .map(|(k, p)| format!("{}_part{k}", names[p.of as usize]))
-            .collect();
-        arity.extend(facts.parts.iter().map(|p| p.arity));
-        let hybrid_names: Vec<String> = facts
-            .hybrid
-            .iter()
-            .map(|h| {
-                let of = h.of as usize;
-                let name = match of.checked_sub(n + guard_names.len()) {
-                    Some(k) => &part_names[k],
-                    None => &names[of],
-                };
-                format!("atoms_{name}")
-            })
-            .collect();
-        arity.extend(facts.hybrid.iter().map(|h| h.arity + 1));
-        let program_rels = n;
+        let program_rels = program.preds.len();
         let guard_rels = facts.guards.len();
-        let names = super::unique(
-            names
-                .into_iter()
-                .chain(guard_names)
-                .chain(part_names)
-                .chain(hybrid_names)
-                .collect(),
-        );
+        let (names, arity) = names_and_arities(program, facts);
         let n = names.len();
         let functors = facts.universe.functor_ids();
-        let mut fluents_per_functor = FxHashMap::default();
-        for &t in &facts.fluents {
-            *fluents_per_functor
-                .entry(facts.universe.functor[t as usize])
-                .or_insert(0) += 1;
-        }
+        let fluents_per_functor = fluents_per_functor(facts);
+        let fluent_args = fluent_args(facts);
         let kw = |k| program.keyword_pred(k).map(|p| p.0);
         let fluent_values = super::fluent_values(facts);
-        let mut fluent_args: FxHashMap<u32, Vec<Vec<u32>>> = FxHashMap::default();
-        for &t in &facts.fluents {
-            let u = &facts.universe;
-            (fluent_args.entry(u.functor[t as usize]).or_default())
-                .push(u.args[t as usize].clone());
-        }
         Relations {
             fluent_args,
             names,
@@ -170,15 +107,7 @@ impl Relations {
             num_fluents: facts.fluents.len(),
             static_tuples: facts.statics.clone(),
             run_time_terms: facts.built_leaves.iter().any(Option::is_some),
-            in_universe: {
-                let mut has = vec![false; facts.universe.functors.len()];
-                for &f in &facts.universe.functor {
-                    if let Some(h) = has.get_mut(f as usize) {
-                        *h = true;
-                    }
-                }
-                has
-            },
+            in_universe: functors_in_universe(facts),
         }
     }
 
@@ -253,4 +182,101 @@ impl Relations {
     pub fn is_part(&self, rel: u32) -> bool {
         rel as usize >= self.program_rels + self.guard_rels
     }
+}
+
+/// The name of program relation `p`, sanitized for identifiers: its words
+/// in lower case joined by underscores, then its arity.
+fn program_rel_name(program: &Program, p: usize) -> String {
+    let name = program.symbols.name(program.preds[p].name);
+    // Runs of other characters become one underscore, so that
+    // names stay snake case (`++` would give `___2`).
+    let words: Vec<String> = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let clean = if words.is_empty() {
+        format!("rel{p}")
+    } else {
+        words.join("_")
+    };
+    format!("{clean}_{}", program.preds[p].arity)
+}
+
+/// Every relation's name (unique) and arity: the program's relations, then
+/// the guards, the parts of rules and the atom tables of the relations
+/// compiled ground.
+fn names_and_arities(program: &Program, facts: &Facts) -> (Vec<String>, Vec<usize>) {
+    let n = program.preds.len();
+    let names = (0..n)
+        .map(|p| program_rel_name(program, p))
+        .collect::<Vec<_>>();
+    let mut arity: Vec<usize> = program.preds.iter().map(|p| p.arity).collect();
+    let guard_names: Vec<String> = facts
+        .guards
+        .iter()
+        .map(|g| format!("guard_{}", names[g.of as usize]))
+        .collect();
+    arity.extend(facts.guards.iter().map(|g| g.columns.len()));
+    let part_names: Vec<String> = facts
+        .parts
+        .iter()
+        .enumerate()
+        .map(|(k, p)| format!("{}_part{k}", names[p.of as usize]))
+        .collect();
+    arity.extend(facts.parts.iter().map(|p| p.arity));
+    let hybrid_names: Vec<String> = facts
+        .hybrid
+        .iter()
+        .map(|h| {
+            let of = h.of as usize;
+            let name = match of.checked_sub(n + guard_names.len()) {
+                Some(k) => &part_names[k],
+                None => &names[of],
+            };
+            format!("atoms_{name}")
+        })
+        .collect();
+    arity.extend(facts.hybrid.iter().map(|h| h.arity + 1));
+    let names = super::unique(
+        names
+            .into_iter()
+            .chain(guard_names)
+            .chain(part_names)
+            .chain(hybrid_names)
+            .collect(),
+    );
+    (names, arity)
+}
+
+/// Per functor, how many fluents have it.
+fn fluents_per_functor(facts: &Facts) -> FxHashMap<u32, usize> {
+    let mut fluents_per_functor = FxHashMap::default();
+    for &t in &facts.fluents {
+        *fluents_per_functor
+            .entry(facts.universe.functor[t as usize])
+            .or_insert(0) += 1;
+    }
+    fluents_per_functor
+}
+
+/// Per functor, the arguments of its fluents.
+fn fluent_args(facts: &Facts) -> FxHashMap<u32, Vec<Vec<u32>>> {
+    let mut fluent_args: FxHashMap<u32, Vec<Vec<u32>>> = FxHashMap::default();
+    for &t in &facts.fluents {
+        let u = &facts.universe;
+        (fluent_args.entry(u.functor[t as usize]).or_default()).push(u.args[t as usize].clone());
+    }
+    fluent_args
+}
+
+/// Per functor, whether the universe has a term of it.
+fn functors_in_universe(facts: &Facts) -> Vec<bool> {
+    let mut has = vec![false; facts.universe.functors.len()];
+    for &f in &facts.universe.functor {
+        if let Some(h) = has.get_mut(f as usize) {
+            *h = true;
+        }
+    }
+    has
 }

@@ -34,88 +34,11 @@ pub(super) fn tables(
 ) -> (Vec<DataArray>, TokenStream) {
     let u = &facts.universe;
     let mut arrays = Vec::new();
-    let mut starts = vec![0u32];
-    let mut args = Vec::new();
-    for a in &u.args {
-        args.extend_from_slice(a);
-        starts.push(args.len() as u32);
-    }
-    arrays.push(data(
-        "Functor of each term (`NONE` for constants).",
-        "FUNCTOR",
-        u.functor.clone(),
-    ));
-    arrays.push(data(
-        "Where each term's arguments start in [`ARGS`].",
-        "ARG_START",
-        starts,
-    ));
-    arrays.push(data("The terms' arguments.", "ARGS", args));
-    arrays.push(data(
-        "The term of the fluent at each bit of the state.",
-        "FLUENT_TERM",
-        layout.terms.clone(),
-    ));
-    let mut fluent_of = vec![NONE; u.len()];
-    for (i, &t) in layout.terms.iter().enumerate() {
-        fluent_of[t as usize] = i as u32;
-    }
-    arrays.push(data(
-        "The state's bit of each term (`NONE` if not a fluent).",
-        "FLUENT_OF",
-        fluent_of,
-    ));
+    term_arrays(u, layout, &mut arrays);
     let nr = facts.roles.len();
-    let mut move_refs = Vec::new();
-    // Every role's move terms, ranked: a term's rank, then the role's move
-    // id at that rank, in two array reads (a search per legal move took
-    // 8% of chess.kif's playouts).
-    let mut all_moves: Vec<u32> = facts.moves.iter().flatten().copied().collect();
-    all_moves.sort_unstable();
-    all_moves.dedup();
-    let mut move_rank = vec![NONE; u.len()];
-    for (k, &t) in all_moves.iter().enumerate() {
-        move_rank[t as usize] = k as u32;
-    }
-    arrays.push(data(
-        "The rank of each term among the move terms of every role (`NONE` if not a move).",
-        "MOVE_RANK",
-        move_rank,
-    ));
-    for (r, ms) in facts.moves.iter().enumerate() {
-        arrays.push(data(
-            "The term of each move of a role.",
-            format!("MOVE_TERMS_{r}"),
-            ms.clone(),
-        ));
-        let mut of = vec![NONE; all_moves.len()];
-        for (i, &t) in ms.iter().enumerate() {
-            if let Ok(k) = all_moves.binary_search(&t) {
-                of[k] = i as u32;
-            }
-        }
-        arrays.push(data(
-            "A role's move id of each move term by rank (`NONE`: not the role's).",
-            format!("MOVE_OF_{r}"),
-            of,
-        ));
-        let m = format_ident!("MOVE_TERMS_{}", r);
-        move_refs.push(quote!(&#m));
-    }
+    let move_refs = move_arrays(facts, &mut arrays);
     let goal_value = goal_values(u, &mut arrays);
-    let mut makers = Vec::new();
-    for &fid in &reg.made {
-        let (f, mut tables) = super::terms::maker(u, fid);
-        makers.push(f);
-        arrays.append(&mut tables);
-    }
-    for &rel in &reg.checks {
-        let tuples = facts.statics[rel as usize].as_deref().unwrap_or_default();
-        let (f, mut tables) =
-            super::terms::static_check(&reg.names[rel as usize], tuples, reg.arity[rel as usize]);
-        makers.push(f);
-        arrays.append(&mut tables);
-    }
+    let mut makers = makers_and_checks(facts, reg, &mut arrays);
     super::statics::static_tables(facts, reg, &mut arrays, &mut makers);
     super::hybrid::items(facts, reg, layout, nw, &mut makers);
     let nwl = usize_lit(nw);
@@ -153,6 +76,106 @@ pub(super) fn tables(
         #goal_value
     };
     (arrays, consts)
+}
+
+/// Adds the terms' arrays to `arrays`: each term's functor and arguments,
+/// the fluent term at each bit of the state and each term's bit.
+fn term_arrays(u: &Universe, layout: &Layout, arrays: &mut Vec<DataArray>) {
+    let mut starts = vec![0u32];
+    let mut args = Vec::new();
+    for a in &u.args {
+        args.extend_from_slice(a);
+        starts.push(args.len() as u32);
+    }
+    arrays.push(data(
+        "Functor of each term (`NONE` for constants).",
+        "FUNCTOR",
+        u.functor.clone(),
+    ));
+    arrays.push(data(
+        "Where each term's arguments start in [`ARGS`].",
+        "ARG_START",
+        starts,
+    ));
+    arrays.push(data("The terms' arguments.", "ARGS", args));
+    arrays.push(data(
+        "The term of the fluent at each bit of the state.",
+        "FLUENT_TERM",
+        layout.terms.clone(),
+    ));
+    let mut fluent_of = vec![NONE; u.len()];
+    for (i, &t) in layout.terms.iter().enumerate() {
+        fluent_of[t as usize] = i as u32;
+    }
+    arrays.push(data(
+        "The state's bit of each term (`NONE` if not a fluent).",
+        "FLUENT_OF",
+        fluent_of,
+    ));
+}
+
+/// Adds the moves' arrays to `arrays` (each term's rank among the move
+/// terms, per role its move terms and its move id by rank); the
+/// references to each role's move terms, in role order.
+fn move_arrays(facts: &Facts, arrays: &mut Vec<DataArray>) -> Vec<TokenStream> {
+    let u = &facts.universe;
+    let mut move_refs = Vec::new();
+    // Every role's move terms, ranked: a term's rank, then the role's move
+    // id at that rank, in two array reads (a search per legal move took
+    // 8% of chess.kif's playouts).
+    let mut all_moves: Vec<u32> = facts.moves.iter().flatten().copied().collect();
+    all_moves.sort_unstable();
+    all_moves.dedup();
+    let mut move_rank = vec![NONE; u.len()];
+    for (k, &t) in all_moves.iter().enumerate() {
+        move_rank[t as usize] = k as u32;
+    }
+    arrays.push(data(
+        "The rank of each term among the move terms of every role (`NONE` if not a move).",
+        "MOVE_RANK",
+        move_rank,
+    ));
+    for (r, ms) in facts.moves.iter().enumerate() {
+        arrays.push(data(
+            "The term of each move of a role.",
+            format!("MOVE_TERMS_{r}"),
+            ms.clone(),
+        ));
+        let mut of = vec![NONE; all_moves.len()];
+        for (i, &t) in ms.iter().enumerate() {
+            if let Ok(k) = all_moves.binary_search(&t) {
+                of[k] = i as u32;
+            }
+        }
+        arrays.push(data(
+            "A role's move id of each move term by rank (`NONE`: not the role's).",
+            format!("MOVE_OF_{r}"),
+            of,
+        ));
+        let m = format_ident!("MOVE_TERMS_{}", r);
+        move_refs.push(quote!(&#m));
+    }
+    move_refs
+}
+
+/// The term builders the code needs (`make_<f>`) and the static relations'
+/// checks, their tables added to `arrays`.
+fn makers_and_checks(facts: &Facts, reg: &Needs, arrays: &mut Vec<DataArray>) -> Vec<TokenStream> {
+    let u = &facts.universe;
+    let mut makers = Vec::new();
+    for &fid in &reg.made {
+        let (f, mut tables) = super::terms::maker(u, fid);
+        makers.push(f);
+        arrays.append(&mut tables);
+    }
+    for &rel in &reg.checks {
+        let tuples = facts.statics[rel as usize].as_deref().unwrap_or_default();
+        let (f, mut tables) =
+            super::terms::static_check(&reg.names[rel as usize], tuples, reg.arity[rel as usize]);
+        makers.push(f);
+        arrays.append(&mut tables);
+    }
+    makers
 }
 
 /// `goal_value(t)`, the goal value of term `t` (`None`: not a number from 0

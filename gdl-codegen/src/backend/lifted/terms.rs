@@ -52,50 +52,7 @@ pub fn holds(
         arity,
         fluents.iter().map(|&(_, t)| u.args[t as usize].as_slice()),
     );
-    let prefix = format!("HOLDS_{fid}");
-    let bits_name = format!("{prefix}_BIT");
-    let bits = format_ident!("{}", bits_name);
-    let (find, arrays) = match dense_size(&domains, MAX_DENSE) {
-        Some(n) => {
-            let Dense {
-                lookups,
-                index,
-                mut arrays,
-            } = Dense::new(&prefix, &domains, &quote!(return NONE));
-            let mut table = vec![NONE; n];
-            for &(bit, t) in &fluents {
-                table[Dense::position(&domains, &u.args[t as usize])] = bit as u32;
-            }
-            arrays.push(DataArray {
-                doc: "The state's bit of each fluent of one functor, by its arguments' ranks."
-                    .into(),
-                name: bits_name,
-                data: table,
-                may_be_unused: false,
-                width: 1,
-            });
-            (quote!(#(#lookups)* #bits[#index]), arrays)
-        }
-        None => {
-            let mut rows: Vec<Vec<u32>> = fluents
-                .iter()
-                .map(|&(bit, t)| {
-                    let mut row = u.args[t as usize].clone();
-                    row.push(bit as u32);
-                    row
-                })
-                .collect();
-            rows.sort_unstable();
-            let array = DataArray {
-                doc: "The fluents of one functor: (arguments, bit), sorted.".into(),
-                name: bits_name,
-                data: rows.concat(),
-                may_be_unused: false,
-                width: 1,
-            };
-            (searched_id(&bits, arity, &params), vec![array])
-        }
-    };
+    let (find, arrays) = find_bit(u, fid, &fluents, &domains, &params);
     let nw = Literal::usize_unsuffixed(nw);
     let doc = format!(
         " Whether the fluent `({} ..)` of these arguments holds in `state`.",
@@ -129,6 +86,63 @@ pub fn holds(
         }
     };
     (f, arrays)
+}
+
+/// How `bit_<f>` (functor `fid`, its `fluents` by bit, their arguments'
+/// `domains`, its parameters `params`) finds a fluent's bit, and the table
+/// it reads: dense by the arguments' ranks when small enough, else sorted
+/// (arguments, bit) rows searched.
+fn find_bit(
+    u: &Universe,
+    fid: u32,
+    fluents: &[(usize, u32)],
+    domains: &[Vec<u32>],
+    params: &[proc_macro2::Ident],
+) -> (TokenStream, Vec<DataArray>) {
+    let prefix = format!("HOLDS_{fid}");
+    let bits_name = format!("{prefix}_BIT");
+    let bits = format_ident!("{}", bits_name);
+    match dense_size(domains, MAX_DENSE) {
+        Some(n) => {
+            let Dense {
+                lookups,
+                index,
+                mut arrays,
+            } = Dense::new(&prefix, domains, &quote!(return NONE));
+            let mut table = vec![NONE; n];
+            for &(bit, t) in fluents {
+                table[Dense::position(domains, &u.args[t as usize])] = bit as u32;
+            }
+            arrays.push(DataArray {
+                doc: "The state's bit of each fluent of one functor, by its arguments' ranks."
+                    .into(),
+                name: bits_name,
+                data: table,
+                may_be_unused: false,
+                width: 1,
+            });
+            (quote!(#(#lookups)* #bits[#index]), arrays)
+        }
+        None => {
+            let mut rows: Vec<Vec<u32>> = fluents
+                .iter()
+                .map(|&(bit, t)| {
+                    let mut row = u.args[t as usize].clone();
+                    row.push(bit as u32);
+                    row
+                })
+                .collect();
+            rows.sort_unstable();
+            let array = DataArray {
+                doc: "The fluents of one functor: (arguments, bit), sorted.".into(),
+                name: bits_name,
+                data: rows.concat(),
+                may_be_unused: false,
+                width: 1,
+            };
+            (searched_id(&bits, params.len(), params), vec![array])
+        }
+    }
 }
 
 /// A dense index over tuples whose position `i` takes the values

@@ -12,7 +12,7 @@
 //!   keyword restrictions), with located diagnostics;
 //! - [`analysis`]: which relations depend on the state or the move (the
 //!   relation dependency graph lives with the checker, in `front`);
-//! - [`lifted`]: the rule form (non-ground rules over one term store) that the
+//! - [`rules`]: the rule form (non-ground rules over one term store) that the
 //!   grounder, the lifted back end and the interpreter all evaluate;
 //! - [`ground`]: the grounder: reachable fluents and moves by the relaxed
 //!   fixpoint, the rules instantiated over them and simplified into a
@@ -55,8 +55,8 @@ pub mod front;
 pub mod ground;
 #[cfg(feature = "host")]
 pub mod host;
-pub mod lifted;
 pub mod reasoner;
+pub mod rules;
 pub mod scc;
 pub mod session;
 

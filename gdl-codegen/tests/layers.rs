@@ -655,7 +655,7 @@ fn the_folder_import_graph_has_no_cycle() {
     // Guard against a scanner that finds nothing.
     for (a, b) in [
         ("session", "front"),
-        ("backend/lifted", "lifted"),
+        ("backend/lifted", "rules"),
         ("lib", "session"),
     ] {
         assert!(
@@ -732,4 +732,40 @@ fn the_scanner_reads_groups_aliases_and_skips_tests() {
         "top::x::child::g",
     ];
     assert_eq!(named, expect);
+}
+
+/// No two files of the crate share a name, but `mod.rs` and the files of
+/// the two back ends that hold the same role for each (each back end's
+/// `module.rs`, say): a reader who meets a name knows which file it is.
+#[test]
+fn file_names_do_not_collide() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let files: Vec<PathBuf> = (files.iter())
+        .map(|f| f.strip_prefix(&src).expect("under src").to_path_buf())
+        .collect();
+    let mut by_name: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        by_name
+            .entry(name)
+            .or_default()
+            .push(f.display().to_string());
+    }
+    let parallel = |paths: &Vec<String>| {
+        paths.len() == 2
+            && paths.iter().any(|p| p.starts_with("backend/ground/"))
+            && paths.iter().any(|p| p.starts_with("backend/lifted/"))
+    };
+    let collisions: Vec<String> = (by_name.iter())
+        .filter(|(name, paths)| paths.len() > 1 && *name != "mod.rs" && !parallel(paths))
+        .map(|(name, paths)| format!("{name}: {}", paths.join(", ")))
+        .collect();
+    assert!(files.len() > 100, "source files: {}", files.len());
+    assert!(
+        collisions.is_empty(),
+        "file names shared:\n{}",
+        collisions.join("\n")
+    );
 }

@@ -11,8 +11,8 @@
 use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, GroundError};
-use crate::lifted::terms::{header, Kind, TermStore};
-use crate::lifted::Pat;
+use crate::rules::terms::{header, Kind, TermStore};
+use crate::rules::Pat;
 
 /// Position value of an atom that is in no relation.
 pub const NONE: u32 = u32::MAX;

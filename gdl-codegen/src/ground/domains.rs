@@ -17,8 +17,8 @@ use super::budget::{Budget, GroundError};
 use super::db::Db;
 use crate::analysis::dynamic::depends_on;
 use crate::front::ir::{Keyword, Literal, PredId, Program};
-use crate::lifted::terms::TermStore;
-use crate::lifted::{CRule, Lit, Pat};
+use crate::rules::terms::TermStore;
+use crate::rules::{CRule, Lit, Pat};
 
 /// A body literal that stays in ground rules: one on a dynamic relation.
 #[derive(Clone, Debug)]

@@ -2,9 +2,9 @@
 //! reporting the output variables of each solution.
 
 use super::db::{Db, NONE};
-use super::plan::{JoinPlan, Range, Step};
-use crate::lifted::terms::{header, Kind, TermStore};
-use crate::lifted::Pat;
+use super::join_plan::{JoinPlan, Range, Step};
+use crate::rules::terms::{header, Kind, TermStore};
+use crate::rules::Pat;
 
 /// Value of a variable not bound yet.
 pub(crate) const UNBOUND: u32 = u32::MAX;

@@ -10,8 +10,8 @@ use rustc_hash::FxHashMap;
 use super::budget::{Budget, GroundError};
 use super::db::Db;
 use super::exec::UNBOUND;
-use super::plan::JoinPlan;
-use crate::lifted::{CRule, Lit};
+use super::join_plan::JoinPlan;
+use crate::rules::{CRule, Lit};
 use crate::scc::tarjan;
 
 impl Db {
@@ -154,7 +154,7 @@ impl Db {
                 return None;
             }
             for a in args.iter() {
-                let crate::lifted::Pat::Var(v) = a else {
+                let crate::rules::Pat::Var(v) = a else {
                     return None;
                 };
                 let v = *v as usize;

@@ -21,7 +21,7 @@ pub mod domains;
 pub mod exec;
 pub mod fixpoint;
 pub mod instantiate;
-pub mod plan;
+pub mod join_plan;
 pub mod program;
 pub mod simplify;
 
@@ -32,7 +32,7 @@ pub use program::{AtomId, Component, GroundProgram, GroundRule, GroundStats, Lit
 
 use crate::front::ir::{Keyword, Program};
 use crate::front::symbols::Sym;
-use crate::lifted::terms::Names;
+use crate::rules::terms::Names;
 
 /// Grounds a valid program within `budget`.
 pub fn ground(program: &Program, budget: &Budget) -> Result<GroundProgram, GroundError> {

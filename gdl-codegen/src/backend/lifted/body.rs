@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use super::join_order::{Adorn, Source, Step};
 use super::needs::Needs;
 use super::prejoin::{self, Column, Prejoin};
-use crate::lifted::Pat;
+use crate::rules::Pat;
 
 /// A wrapper around the code that follows it.
 enum Wrap {

@@ -19,7 +19,7 @@
 //! recursive literal's free arguments become parameters of the rule, bound
 //! from the answer, and the rest of the body is planned as usual.
 
-use crate::lifted::{CRule, Lit, Pat};
+use crate::rules::{CRule, Lit, Pat};
 
 use super::join_order::{Adorn, EXISTS};
 

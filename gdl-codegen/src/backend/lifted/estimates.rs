@@ -35,7 +35,7 @@ pub struct Estimates {
     pub(super) dense_keys: Vec<memo::DenseKeys>,
     /// Each relation's rules, for the price of calls: by their literals or
     /// from their plans.
-    pub(super) rules_of: Vec<Vec<crate::lifted::CRule>>,
+    pub(super) rules_of: Vec<Vec<crate::rules::CRule>>,
     /// Prices of calls of relations no sampled state has, by relation,
     /// adornment and the component being printed (see
     /// [`Estimates::unseen_call_cost`]).
@@ -196,7 +196,7 @@ impl Catalog for Estimates {
         }
     }
 
-    fn estimate(&self, rel: u32, args: &[crate::lifted::Pat], leaves: i32) -> f64 {
+    fn estimate(&self, rel: u32, args: &[crate::rules::Pat], leaves: i32) -> f64 {
         let size = match self.source(rel) {
             Source::Static => self.static_tuples[rel as usize]
                 .as_ref()
@@ -204,7 +204,7 @@ impl Catalog for Estimates {
             // About a quarter of a functor's fluents hold at once.
             Source::True => {
                 let n = match args.first() {
-                    Some(crate::lifted::Pat::Func(f, a)) => self
+                    Some(crate::rules::Pat::Func(f, a)) => self
                         .functor(*f, a.len())
                         .and_then(|fid| self.fluents_per_functor.get(&fid).copied())
                         .unwrap_or(0),
@@ -233,7 +233,7 @@ impl Catalog for Estimates {
     /// From the table itself: its size over the distinct values of the
     /// bound columns (rows per key, on average), or for a test of a whole
     /// tuple the chance that it holds if columns were independent.
-    fn static_rows(&self, rel: u32, args: &[crate::lifted::Pat], bound: &[bool]) -> Option<f64> {
+    fn static_rows(&self, rel: u32, args: &[crate::rules::Pat], bound: &[bool]) -> Option<f64> {
         let tuples = self.static_tuples.get(rel as usize)?.as_ref()?;
         Some(self.rows_in(rel, tuples, args, bound))
     }
@@ -241,9 +241,9 @@ impl Catalog for Estimates {
     /// A scan with arguments bound reads the mask of their values (see
     /// [`body::Body`]): the fluents holding with them, after a pass over
     /// the mask's words.
-    fn scan_price(&self, rel: u32, args: &[crate::lifted::Pat], bound: &[bool]) -> f64 {
+    fn scan_price(&self, rel: u32, args: &[crate::rules::Pat], bound: &[bool]) -> f64 {
         let every = 1.0 + self.estimate(rel, args, 0);
-        let Some(crate::lifted::Pat::Func(f, a)) = args.first() else {
+        let Some(crate::rules::Pat::Func(f, a)) = args.first() else {
             return every;
         };
         let Some(fid) = self.functor(*f, a.len()) else {
@@ -269,7 +269,7 @@ impl Catalog for Estimates {
     /// any state), when it gives a few rows per call: a relation such as
     /// a pawn's advance, one or two squares from a given one. Where it
     /// gives many, the extension says little of one state's tuples.
-    fn derived_rows(&self, rel: u32, args: &[crate::lifted::Pat], bound: &[bool]) -> Option<f64> {
+    fn derived_rows(&self, rel: u32, args: &[crate::rules::Pat], bound: &[bool]) -> Option<f64> {
         if let Some(Some(leaves)) = self.built_leaves.get(rel as usize) {
             // A relation that builds terms at run time: a free argument
             // where its heads build terms takes as many values as their
@@ -304,11 +304,11 @@ impl Catalog for Estimates {
     /// Bound variables count only the values their static literals allow.
     fn state_rows(
         &self,
-        args: &[crate::lifted::Pat],
+        args: &[crate::rules::Pat],
         bound: &[bool],
         values: &join_order::Values,
     ) -> Option<f64> {
-        use crate::lifted::Pat;
+        use crate::rules::Pat;
         let Some(Pat::Func(f, a)) = args.first() else {
             return None;
         };
@@ -359,8 +359,8 @@ impl Catalog for Estimates {
     /// The values of a variable in a static literal's column, among the
     /// tuples matching its constants, intersected over its static
     /// literals (tables of at most [`VALUES_FROM_ROWS`] tuples).
-    fn var_values(&self, body: &[crate::lifted::Lit], num_vars: usize) -> Vec<Option<Vec<u32>>> {
-        use crate::lifted::{Lit, Pat};
+    fn var_values(&self, body: &[crate::rules::Lit], num_vars: usize) -> Vec<Option<Vec<u32>>> {
+        use crate::rules::{Lit, Pat};
         let mut values: Vec<Option<Vec<u32>>> = vec![None; num_vars];
         for lit in body {
             let Lit::Pos(rel, args) = lit else { continue };
@@ -410,9 +410,9 @@ impl Catalog for Estimates {
         (self.program_rels..self.program_rels + self.guard_rels).contains(&(rel as usize))
     }
 
-    fn implies(&self, call: &crate::lifted::Lit, lit: &crate::lifted::Lit) -> bool {
+    fn implies(&self, call: &crate::rules::Lit, lit: &crate::rules::Lit) -> bool {
         match call {
-            crate::lifted::Lit::Pos(rel, args) => {
+            crate::rules::Lit::Pos(rel, args) => {
                 matches!(self.source(*rel), Source::Derived | Source::Table)
                     && implied::implies(&self.common[*rel as usize], args, lit)
             }
@@ -448,7 +448,7 @@ impl Catalog for Estimates {
 }
 
 /// Each of `n` relations' rules among `rules`.
-fn rules_by_head(rules: &[crate::lifted::CRule], n: usize) -> Vec<Vec<crate::lifted::CRule>> {
+fn rules_by_head(rules: &[crate::rules::CRule], n: usize) -> Vec<Vec<crate::rules::CRule>> {
     let mut by_head = vec![Vec::new(); n];
     for r in rules {
         by_head[r.head_rel as usize].push(r.clone());
@@ -514,13 +514,13 @@ impl Estimates {
         &self,
         rel: u32,
         tuples: &[Vec<u32>],
-        args: &[crate::lifted::Pat],
+        args: &[crate::rules::Pat],
         bound: &[bool],
     ) -> f64 {
         let size = tuples.len() as f64;
-        let known = |a: &crate::lifted::Pat| {
-            matches!(a, crate::lifted::Pat::Ground(_))
-                || matches!(a, crate::lifted::Pat::Var(v) if bound[*v as usize])
+        let known = |a: &crate::rules::Pat| {
+            matches!(a, crate::rules::Pat::Ground(_))
+                || matches!(a, crate::rules::Pat::Var(v) if bound[*v as usize])
         };
         let mask: Adorn = (0..args.len())
             .filter(|&i| known(&args[i]))

@@ -8,7 +8,7 @@
 //! king's threat to `(kx, ky)` does not depend on `(u, v)`: factored out,
 //! it is computed once a state and looked up for the other fourteen.
 
-use crate::lifted::{CRule, Lit, Pat};
+use crate::rules::{CRule, Lit, Pat};
 
 /// A relation made of part of a rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,7 +23,7 @@ pub struct Part {
 /// relations from `first`; `dynamic` tells whether a relation depends on
 /// the state or the move (a part must: a static one would be a table).
 pub fn factor(rules: &mut Vec<CRule>, first: u32, dynamic: impl Fn(u32) -> bool) -> Vec<Part> {
-    let cyclic = crate::lifted::rule::cyclic_components(rules, first as usize);
+    let cyclic = crate::rules::rule::cyclic_components(rules, first as usize);
     let mut parts = Vec::new();
     let mut new_rules = Vec::new();
     for rule in rules.iter_mut() {

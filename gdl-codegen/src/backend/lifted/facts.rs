@@ -11,8 +11,8 @@ use crate::front::symbols::Sym;
 use crate::ground::budget::{Budget, GroundError};
 use crate::ground::db::NONE;
 use crate::ground::domains::{self, Domains, Relaxation, Scope};
-use crate::lifted::terms::{header, Kind};
-use crate::lifted::{CRule, Lit, Pat};
+use crate::rules::terms::{header, Kind};
+use crate::rules::{CRule, Lit, Pat};
 
 /// Every ground term the generated code can meet, numbered: ids in the
 /// generated code are indices here (arguments before the terms holding
@@ -480,10 +480,7 @@ fn relaxed_domains(
     Ok((last?, relax.deferred))
 }
 
-fn pats(
-    terms: &mut crate::lifted::terms::TermStore,
-    args: &[crate::front::ir::Term],
-) -> Box<[Pat]> {
+fn pats(terms: &mut crate::rules::terms::TermStore, args: &[crate::front::ir::Term]) -> Box<[Pat]> {
     args.iter().map(|t| Pat::compile(terms, t)).collect()
 }
 

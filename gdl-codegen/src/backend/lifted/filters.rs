@@ -18,11 +18,11 @@ use rustc_hash::FxHashSet;
 
 use super::facts::Facts;
 use super::join_order::{Source, Step};
-use super::layout::Layout;
 use super::relations::Relations;
-use super::terms::Dense;
+use super::state_layout::Layout;
+use super::term_tables::Dense;
 use crate::backend::common::format::DataArray;
-use crate::lifted::Pat;
+use crate::rules::Pat;
 
 /// Where an argument of a filter's test comes from.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

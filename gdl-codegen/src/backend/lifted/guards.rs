@@ -20,7 +20,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::ground::budget::Budget;
 use crate::ground::db::Relation;
 use crate::ground::domains::Domains;
-use crate::lifted::{CRule, Lit, Pat};
+use crate::rules::{CRule, Lit, Pat};
 use crate::scc::tarjan;
 
 /// A guard: a static relation of the domain database over some of the

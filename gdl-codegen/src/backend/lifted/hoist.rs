@@ -8,7 +8,7 @@
 //! enumeration, which commute) is run once, around all of them.
 
 use super::join_order::{argument_params, Adorn, Step};
-use crate::lifted::Pat;
+use crate::rules::Pat;
 
 /// The tests every one of `plans` (each a rule's plan for one call) runs
 /// before its first enumeration, with the call's arguments in common,

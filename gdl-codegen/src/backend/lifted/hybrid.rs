@@ -25,9 +25,9 @@ use quote::{format_ident, quote};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::facts::{Facts, Universe};
-use super::layout::Layout;
+use super::state_layout::Layout;
 use crate::ground::db::NONE;
-use crate::lifted::{CRule, Lit, Pat};
+use crate::rules::{CRule, Lit, Pat};
 
 /// A relation's ground form.
 #[derive(Debug)]

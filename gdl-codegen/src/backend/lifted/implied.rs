@@ -7,7 +7,7 @@
 //! always passes, where independence would have it reject most answers and
 //! make the call look as if it yielded almost nothing.
 
-use crate::lifted::{CRule, Lit, Pat};
+use crate::rules::{CRule, Lit, Pat};
 
 /// A literal of every rule of a relation, its variables renamed to the
 /// head argument positions they fill (`Var(k)`: argument `k`).

@@ -9,12 +9,12 @@
 //! query optimiser orders joins. This matters for calls: a derived test is a
 //! function call, worth running after the cheap tests that may skip it, not
 //! first because its arguments happen to be bound. Bodies too long for that
-//! search are ordered greedily ([`crate::lifted::order`]).
+//! search are ordered greedily ([`crate::rules::order`]).
 
 use super::cost;
 use super::cost::MAX_SEARCHED;
-use crate::lifted::order::{all_bound, known_leaves, next_literal};
-use crate::lifted::{CRule, Lit, Pat};
+use crate::rules::order::{all_bound, known_leaves, next_literal};
+use crate::rules::{CRule, Lit, Pat};
 
 /// Which arguments of a call are bound: bit `i` for argument `i`; with
 /// [`EXISTS`], the call only asks whether a solution exists.

@@ -14,9 +14,9 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::facts::Facts;
-use super::layout::Layout;
+use super::state_layout::Layout;
 use super::tables::mask_span;
-use super::terms::{domains, rank_table, Dense};
+use super::term_tables::{domains, rank_table, Dense};
 
 /// Whether a mask on one position whose fluents hold `values` (sorted)
 /// there finds a value's rank by a table indexed by id ([`MAX_RANKED_ID`]).

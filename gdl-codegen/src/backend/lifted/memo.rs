@@ -17,9 +17,9 @@ use quote::{format_ident, quote};
 use super::estimates::Estimates;
 use super::facts::Facts;
 use super::join_order::Adorn;
-use super::terms::{domains, Dense};
+use super::term_tables::{domains, Dense};
 use crate::backend::common::format::DataArray;
-use crate::lifted::{CRule, Lit, Pat};
+use crate::rules::{CRule, Lit, Pat};
 
 /// A dense key type to print: its name, the call it serves and its
 /// arguments' domains.

@@ -14,7 +14,7 @@
 //!   masks ([`filters`]) and its static joins as tables by fluent
 //!   ([`prejoin`]);
 //! - [`closure`]: answer lists of a recursion that keeps its key;
-//! - [`layout`]: the state's bit of each fluent;
+//! - [`state_layout`]: the state's bit of each fluent;
 //! - [`module`]: the relations' functions, the tables and the `Game` impl.
 //!
 //! At run time a query evaluates top-down from `legal`, `next`, `terminal`
@@ -44,12 +44,12 @@ pub mod hoist;
 pub mod hybrid;
 pub mod implied;
 pub mod join_order;
-pub mod layout;
 pub mod masks;
 pub mod memo;
 pub mod module;
 pub mod needs;
 pub mod plan;
+pub mod plan_summary;
 pub mod planner;
 pub mod prejoin;
 mod queries;
@@ -57,10 +57,10 @@ mod recursion;
 pub mod relations;
 mod rule_bodies;
 pub mod sample;
+pub mod state_layout;
 pub mod statics;
-pub mod summary;
 mod tables;
-pub mod terms;
+pub mod term_tables;
 pub mod widen;
 
 use std::collections::BTreeSet;
@@ -220,7 +220,7 @@ fn mask_name(fid: Option<u32>) -> Ident {
 /// Per relation, the index of its component when it is a derived relation
 /// on a cycle of the dependency graph.
 fn cycles(facts: &Facts, n: usize) -> Vec<Option<usize>> {
-    crate::lifted::rule::cyclic_components(&facts.rules, n)
+    crate::rules::rule::cyclic_components(&facts.rules, n)
         .into_iter()
         .enumerate()
         .map(|(p, c)| c.filter(|_| facts.dynamic[p]))
@@ -238,9 +238,9 @@ fn move_seeded(facts: &Facts, comp_of: &[Option<usize>], does: Option<u32>) -> B
         let Some(c) = comp_of[r.head_rel as usize] else {
             continue;
         };
-        let rel_of = |l: &crate::lifted::Lit| match l {
-            crate::lifted::Lit::Pos(rel, _) | crate::lifted::Lit::Neg(rel, _) => Some(*rel),
-            crate::lifted::Lit::Distinct(..) => None,
+        let rel_of = |l: &crate::rules::Lit| match l {
+            crate::rules::Lit::Pos(rel, _) | crate::rules::Lit::Neg(rel, _) => Some(*rel),
+            crate::rules::Lit::Distinct(..) => None,
         };
         let base = !r
             .body
@@ -249,7 +249,7 @@ fn move_seeded(facts: &Facts, comp_of: &[Option<usize>], does: Option<u32>) -> B
         let reads_move = r
             .body
             .iter()
-            .any(|l| matches!(l, crate::lifted::Lit::Pos(p, _) if *p == does));
+            .any(|l| matches!(l, crate::rules::Lit::Pos(p, _) if *p == does));
         if base && !reads_move {
             seeded.remove(&c);
         }
@@ -258,9 +258,9 @@ fn move_seeded(facts: &Facts, comp_of: &[Option<usize>], does: Option<u32>) -> B
 }
 
 /// Number of leaves (constants and variables) of a pattern.
-fn count_leaves(p: &crate::lifted::Pat) -> i32 {
+fn count_leaves(p: &crate::rules::Pat) -> i32 {
     match p {
-        crate::lifted::Pat::Func(_, args) => args.iter().map(count_leaves).sum(),
+        crate::rules::Pat::Func(_, args) => args.iter().map(count_leaves).sum(),
         _ => 1,
     }
 }
@@ -290,7 +290,7 @@ mod tests {
     use super::*;
     use crate::front::{self, Options};
     use crate::ground::budget::Budget;
-    use crate::lifted::Pat;
+    use crate::rules::Pat;
     use join_order::Catalog;
 
     /// A row of cells: a move at `?m` turns over the run of opponent discs
@@ -374,7 +374,7 @@ mod tests {
         // `(at ?c ?x)` with `?x` known: 8 squares over 5 values; with `?x`
         // a king (`(kind ?x king)`), the one square.
         let kind = relation_named(&program, "kind");
-        let body = [crate::lifted::Lit::Pos(
+        let body = [crate::rules::Lit::Pos(
             kind,
             vec![Pat::Var(1), Pat::Ground(id("king"))].into(),
         )];

@@ -11,11 +11,11 @@ use proc_macro2::Literal;
 use quote::{format_ident, quote};
 
 use super::facts::Facts;
-use super::layout::Layout;
 use super::memo::{self};
 use super::needs::Needs;
 use super::plan::LiftedPlan;
 use super::relations::Relations;
+use super::state_layout::Layout;
 use crate::backend::common::format::Module;
 use crate::backend::common::EmitOptions;
 use crate::backend::common::{self, names, Texts};

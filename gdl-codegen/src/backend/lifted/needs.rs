@@ -204,9 +204,9 @@ impl Needs {
     }
 
     /// The mask of the fluents a `true` pattern can match.
-    pub fn mask(&mut self, p: &crate::lifted::Pat) -> Ident {
+    pub fn mask(&mut self, p: &crate::rules::Pat) -> Ident {
         let fid = match p {
-            crate::lifted::Pat::Func(f, args) => self.functor(*f, args.len()),
+            crate::rules::Pat::Func(f, args) => self.functor(*f, args.len()),
             _ => None,
         };
         self.masks.insert(fid);

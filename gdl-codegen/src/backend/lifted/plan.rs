@@ -15,7 +15,7 @@ use super::call_graph::Whole;
 use super::closure::Closure;
 use super::join_order::{Adorn, Source, Step};
 use super::widen::Widening;
-use crate::lifted::CRule;
+use crate::rules::CRule;
 
 /// The plan of a game's lifted module.
 pub struct LiftedPlan {

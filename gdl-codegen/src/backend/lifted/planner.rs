@@ -27,7 +27,7 @@ use super::plan::{
     QueryPlans, RulePlan, Shape,
 };
 use crate::front::ir::{Keyword, Program};
-use crate::lifted::{CRule, Pat};
+use crate::rules::{CRule, Pat};
 
 /// Plans the module of `facts`; `legal` says whether `legal`'s query is
 /// printed (its moves are not fixed at compile time). Returns the plan and

@@ -20,10 +20,10 @@ use rustc_hash::FxHashMap;
 
 use super::facts::{Facts, Universe};
 use super::join_order::{Source, Step};
-use super::layout::Layout;
+use super::state_layout::Layout;
 use crate::backend::common::format::DataArray;
 use crate::ground::db::NONE;
-use crate::lifted::Pat;
+use crate::rules::Pat;
 
 /// What a column of a join's rows holds.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -11,7 +11,7 @@ use super::needs::Needs;
 use super::plan::{LegalPlan, QueryLit, QueryPlans, RulePlan};
 use super::prejoin::Column;
 use crate::front::ir::{Keyword, Program};
-use crate::lifted::{Lit, Pat};
+use crate::rules::{Lit, Pat};
 
 /// The query methods of the evaluation: `legal`, `next`, `terminal`,
 /// `goals`, each a one-literal body over its keyword relation.

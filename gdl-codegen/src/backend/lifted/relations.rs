@@ -145,10 +145,10 @@ impl Relations {
     pub fn scan_positions(
         &self,
         fid: u32,
-        args: &[crate::lifted::Pat],
+        args: &[crate::rules::Pat],
         bound: &[bool],
     ) -> Option<Vec<usize>> {
-        use crate::lifted::Pat;
+        use crate::rules::Pat;
         let mut candidates: Vec<usize> = (0..args.len())
             .filter(|&i| matches!(args[i], Pat::Var(_) | Pat::Ground(_)) && args[i].bound_by(bound))
             .filter(|&i| self.values_at(fid, i) >= 2)

@@ -11,7 +11,7 @@ use super::hybrid::Hybrid;
 use super::join_order::{argument_params, Adorn, Source, Step, EXISTS};
 use super::needs::Needs;
 use super::plan::{Bodies, RulePlan};
-use crate::lifted::{CRule, Pat};
+use crate::rules::{CRule, Pat};
 
 /// The code of the rules of `rel` called with `asked` as `bodies` plans
 /// them: a solution returns `true` if `free` is empty, else pushes the

@@ -75,7 +75,7 @@ fn fixed_index(
     keys: usize,
     arity: usize,
 ) -> Option<(TokenStream, Vec<DataArray>)> {
-    let domains = super::terms::domains(keys, rows.iter().map(|r| &r[..keys]));
+    let domains = super::term_tables::domains(keys, rows.iter().map(|r| &r[..keys]));
     let cells = domains
         .iter()
         .try_fold(1usize, |n, d| n.checked_mul(d.len().max(1)))?;
@@ -92,7 +92,7 @@ fn fixed_index(
         }
         // The number of combinations of the later columns.
         let stride: usize = domains[c + 1..].iter().map(|d| d.len().max(1)).product();
-        let ranks = super::terms::rank_table(d, lo, stride);
+        let ranks = super::term_tables::rank_table(d, lo, stride);
         let rank_name = format!("{name}_RANK_{c}");
         rank_names.push(format_ident!("{}", rank_name));
         arrays.push(data(
@@ -106,7 +106,7 @@ fn fixed_index(
     // follow each other, combinations in order.
     let mut starts = vec![0u32; cells + 1];
     for row in rows {
-        let cell = super::terms::Dense::position(&domains, &row[..keys]);
+        let cell = super::term_tables::Dense::position(&domains, &row[..keys]);
         starts[cell + 1] += 1;
     }
     for i in 1..starts.len() {

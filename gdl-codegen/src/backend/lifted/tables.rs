@@ -6,10 +6,10 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::facts::{Facts, Universe};
-use super::layout::Layout;
 use super::mask_name;
 use super::module::{hex, usize_lit};
 use super::needs::Needs;
+use super::state_layout::Layout;
 use crate::backend::common::format::DataArray;
 use crate::ground::db::NONE;
 
@@ -164,14 +164,17 @@ fn makers_and_checks(facts: &Facts, reg: &Needs, arrays: &mut Vec<DataArray>) ->
     let u = &facts.universe;
     let mut makers = Vec::new();
     for &fid in &reg.made {
-        let (f, mut tables) = super::terms::maker(u, fid);
+        let (f, mut tables) = super::term_tables::maker(u, fid);
         makers.push(f);
         arrays.append(&mut tables);
     }
     for &rel in &reg.checks {
         let tuples = facts.statics[rel as usize].as_deref().unwrap_or_default();
-        let (f, mut tables) =
-            super::terms::static_check(&reg.names[rel as usize], tuples, reg.arity[rel as usize]);
+        let (f, mut tables) = super::term_tables::static_check(
+            &reg.names[rel as usize],
+            tuples,
+            reg.arity[rel as usize],
+        );
         makers.push(f);
         arrays.append(&mut tables);
     }
@@ -258,7 +261,7 @@ pub(super) fn fluent_tables(
     let mut items = Vec::new();
     for &fid in reg.held.union(&reg.bits) {
         let holds = reg.held.contains(&fid);
-        let (f, mut tables) = super::terms::holds(&facts.universe, layout, (fid, holds), nw);
+        let (f, mut tables) = super::term_tables::holds(&facts.universe, layout, (fid, holds), nw);
         items.push(f);
         arrays.append(&mut tables);
     }

@@ -9,7 +9,7 @@
 //! the bound ones, the call scans that literal and asks the call with
 //! those arguments bound too, whose memo the other readers fill.
 
-use crate::lifted::{CRule, Lit, Pat};
+use crate::rules::{CRule, Lit, Pat};
 
 use super::join_order::Adorn;
 

@@ -1,6 +1,6 @@
 //! [`Interpreter`]: the [`Game`] implementation over the prover.
 
-use crate::lifted::Interner;
+use crate::rules::Interner;
 use std::fmt;
 use std::sync::{OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
@@ -12,10 +12,10 @@ use crate::front::symbols::Symbols;
 use crate::ground::budget::Caller;
 use crate::ground::domains::rel_name;
 
-use super::budget::{QueryBudget, QueryBudgetError, QueryLimit};
 use super::kb::{Kb, Kind};
 use super::overlay::{publish, TermStore, Terms, TupleSet, FREE, LOCAL};
 use super::prove::{state_key, Ctx, Exceeded, Fluents, Pending, StaticCache, STACK_BUDGET};
+use super::query_budget::{QueryBudget, QueryBudgetError, QueryLimit};
 use super::read::{read_terms, Read};
 
 /// What [`Interpreter::probe`] found.

@@ -1,4 +1,4 @@
-//! The compiled rule base: the rules in lifted form ([`crate::lifted`]),
+//! The compiled rule base: the rules in lifted form ([`crate::rules`]),
 //! the dependency analysis (static vs state-dependent relations and strongly
 //! connected components, from [`crate::analysis`] and [`crate::scc`]), the
 //! subgoal orders ("plans") and the tables of static relations.
@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::dynamic::state_dependent;
 use crate::front::ir::{Keyword, Literal, Program};
-use crate::lifted::{CRule, Lit, Pat};
+use crate::rules::{CRule, Lit, Pat};
 use crate::scc::{tarjan, Sccs};
 
 use super::overlay::{tuple_hash, TermStore, TupleSet};

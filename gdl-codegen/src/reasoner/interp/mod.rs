@@ -26,15 +26,15 @@
 //! two terms are written identically; a head variable left unbound produces
 //! no answer; an unstratified negation sees whatever answers were found so far.
 
-mod budget;
 mod game;
 mod kb;
 mod overlay;
 mod prove;
+mod query_budget;
 mod read;
 
-pub use budget::{QueryBudget, QueryBudgetError, QueryLimit};
 pub use game::{InterpError, Interpreter, Probe, State};
+pub use query_budget::{QueryBudget, QueryBudgetError, QueryLimit};
 
 use crate::front::ir::Program;
 

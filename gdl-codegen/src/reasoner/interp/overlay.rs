@@ -18,8 +18,8 @@ use std::hash::{Hash, Hasher};
 use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::front::symbols::Sym;
-use crate::lifted::terms::{header, mix, Kind, Node};
-pub(crate) use crate::lifted::TermStore;
+use crate::rules::terms::{header, mix, Kind, Node};
+pub(crate) use crate::rules::TermStore;
 
 /// Marks the id of a term interned in a query's private overlay.
 pub(crate) const LOCAL: u32 = 1 << 31;

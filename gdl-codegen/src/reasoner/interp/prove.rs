@@ -26,11 +26,11 @@ use std::sync::{Arc, RwLock};
 
 use rustc_hash::FxHashMap;
 
-use super::budget::{QueryBudget, QueryLimit, ANSWER_BYTES, CHECK_INTERVAL, TABLE_BYTES};
 use super::kb::{key_mask, masked_hash, CallPlan, Kb, Kind, EXIST};
 use super::overlay::{Terms, TupleSet, FREE};
-use crate::lifted::terms::{header, Kind as TermKind};
-use crate::lifted::{CRule, Lit, Pat};
+use super::query_budget::{QueryBudget, QueryLimit, ANSWER_BYTES, CHECK_INTERVAL, TABLE_BYTES};
+use crate::rules::terms::{header, Kind as TermKind};
+use crate::rules::{CRule, Lit, Pat};
 
 /// Where a call stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

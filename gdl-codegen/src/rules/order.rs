@@ -1,5 +1,5 @@
 //! The one join-order heuristic, shared by the grounder's bottom-up joins
-//! (`ground::plan`) and the lifted back end's compiled plans
+//! (`ground::join_plan`) and the lifted back end's compiled plans
 //! (`backend::lifted::join_order`): greedily, a test as soon as its variables are
 //! bound (`distinct`, negations, fully bound literals: cheap, and they prune
 //! early), else the positive literal expected to produce fewest solutions.

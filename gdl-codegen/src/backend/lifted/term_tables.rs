@@ -36,7 +36,7 @@ pub fn maker(u: &Universe, fid: u32) -> (TokenStream, Vec<DataArray>) {
 /// no term is built. `holds_<f>` only `with_holds`.
 pub fn holds(
     u: &Universe,
-    layout: &super::layout::Layout,
+    layout: &super::state_layout::Layout,
     (fid, with_holds): (u32, bool),
     nw: usize,
 ) -> (TokenStream, Vec<DataArray>) {

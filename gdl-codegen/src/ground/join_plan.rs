@@ -2,8 +2,8 @@
 //! the index each scan uses.
 
 use super::db::{Db, Spec};
-use crate::lifted::order::{all_bound, next_literal};
-use crate::lifted::{Lit, Pat};
+use crate::rules::order::{all_bound, next_literal};
+use crate::rules::{Lit, Pat};
 
 /// Which tuples of a relation a plan step reads (semi-naive evaluation).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

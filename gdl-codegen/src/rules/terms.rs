@@ -19,7 +19,7 @@ use hashbrown::hash_table::{Entry as Slot, HashTable};
 use rustc_hash::FxHasher;
 
 use crate::front::symbols::{Sym, Symbols};
-use crate::lifted::Interner;
+use crate::rules::Interner;
 
 /// Kind of a node (low two bits of its header).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

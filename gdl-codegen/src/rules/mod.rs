@@ -10,7 +10,7 @@
 //! heuristic ([`order::next_literal`]). What stays with each evaluator is
 //! what genuinely differs: the grounder
 //! joins bottom-up over append-only relations with exact hash indexes
-//! (`ground::plan::JoinPlan`, cost-ordered, semi-naive ranges), the
+//! (`ground::join_plan::JoinPlan`, cost-ordered, semi-naive ranges), the
 //! interpreter proves calls top-down with tabling and static tables indexed
 //! by argument masks (`reasoner::interp::kb::CallPlan`, in the author's
 //! order, with existential cuts). The interpreter shares its store between

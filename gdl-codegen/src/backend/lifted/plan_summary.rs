@@ -11,7 +11,7 @@ use super::plan::{
     RulePlan, Shape,
 };
 use crate::front::ir::Program;
-use crate::lifted::{CRule, Pat};
+use crate::rules::{CRule, Pat};
 
 /// What the summary needs to name relations and terms.
 struct Namer<'a> {

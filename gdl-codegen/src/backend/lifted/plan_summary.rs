@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::facts::Facts;
-use super::join_order::{Adorn, Source, Step, EXISTS};
+use super::join_order::{Adorn, Source, Step};
 use super::plan::{
     Bodies, ClosurePlan, CompPlan, Fallback, FnPlan, Item, LegalPlan, LiftedPlan, Memo, QueryLit,
     RulePlan, Shape,
@@ -289,7 +289,7 @@ fn rule(n: &Namer, r: &RulePlan, out: &mut String) {
         out,
         "  rule {} (bound {}):",
         head(n, &r.rule),
-        adorn_bits(r.adorn)
+        adorn_bits(r.adorn, r.rule.head.len())
     );
     for (k, s) in r.steps.iter().enumerate() {
         let cost = match r.costs.get(k).copied().flatten() {
@@ -300,9 +300,14 @@ fn rule(n: &Namer, r: &RulePlan, out: &mut String) {
     }
 }
 
-fn adorn_bits(adorn: Adorn) -> String {
-    let exists = if adorn & EXISTS != 0 { " exists" } else { "" };
-    format!("{:b}{exists}", adorn & !EXISTS)
+/// `adorn` over `arity` arguments, as the functions' names spell it:
+/// `b` bound, `f` free, `e` free and only asked whether a solution exists;
+/// `-` without arguments.
+fn adorn_bits(adorn: Adorn, arity: usize) -> String {
+    if arity == 0 {
+        return "-".into();
+    }
+    super::adorn_text(adorn, arity)
 }
 
 fn head(n: &Namer, r: &CRule) -> String {
@@ -336,7 +341,7 @@ fn step(n: &Namer, s: &Step) -> String {
             format!(
                 "{} ({how}, bound {}){call}",
                 lit(n, *rel, args, *negated),
-                adorn_bits(*bound)
+                adorn_bits(*bound, args.len())
             )
         }
     }

@@ -1,21 +1,21 @@
 //! The lifted back end: Rust generated from the rules themselves, not from
 //! their ground instances, for games whose ground program is too large.
 //!
-//! Stages, one a file:
-//! - [`flatten`]: compound arguments of helper relations made arguments;
-//! - [`facts`]: the compile-time facts (term universe, fluents and moves by
-//!   the relaxed fixpoint over what they depend on, static relations);
-//! - [`hybrid`]: relations of the state and static tables grounded, each
-//!   atom a disjunction of conjunctions of fluents, for the calls where
-//!   that costs less than the rules' plans;
-//! - [`join_order`]: a join order per rule and per adornment (pattern of bound
-//!   arguments) a query calls it with;
-//! - [`body`]: a plan as nested loops and tests, a scan's static tests as
-//!   masks ([`filters`]) and its static joins as tables by fluent
-//!   ([`prejoin`]);
-//! - [`closure`]: answer lists of a recursion that keeps its key;
-//! - [`state_layout`]: the state's bit of each fluent;
-//! - [`module`]: the relations' functions, the tables and the `Game` impl.
+//! It decides, then prints:
+//! - facts: [`flatten`] (compound arguments made arguments), [`facts`] (the
+//!   term universe, fluents and moves by the relaxed fixpoint, static
+//!   relations, [`sample`]d states, [`guards`], [`hybrid`] relations
+//!   grounded as word tests);
+//! - the plan: [`planner`] builds a [`plan::LiftedPlan`] (each function's
+//!   shape and memo, each rule's [`join_order`] with its estimates), reading
+//!   [`estimates::Estimates`] and its [`call_graph`], every threshold in
+//!   [`cost`]; [`mod@plan_summary`] prints it (`emit --dump-plan`);
+//! - printing: [`mod@module`] prints the plan once, through `functions`,
+//!   `rule_bodies` and [`body`] (a plan as nested loops and tests, a scan's
+//!   static tests as masks ([`filters`]) and its static joins as tables by
+//!   fluent ([`prejoin`])), recording in [`needs::Needs`] the tables it
+//!   prints last (`tables`); names and shapes both sides read are
+//!   [`relations::Relations`].
 //!
 //! At run time a query evaluates top-down from `legal`, `next`, `terminal`
 //! or `goal`: each derived relation is a function per adornment, memoized

@@ -96,8 +96,8 @@ fn small_budget() -> Budget {
 /// The index of relation `name` (as the generated code names it:
 /// `legal_2`) in `plan`.
 fn relation(plan: &LiftedPlan, name: &str) -> u32 {
-    (plan.names.iter().position(|n| n == name))
-        .unwrap_or_else(|| panic!("no relation {name} in {:?}", plan.names)) as u32
+    (plan.rels.names.iter().position(|n| n == name))
+        .unwrap_or_else(|| panic!("no relation {name} in {:?}", plan.rels.names)) as u32
 }
 
 /// The functions of `plan` of relation `name`.

@@ -10,7 +10,7 @@ use super::answers::{
 };
 use super::body::{param, Body};
 use super::facts::Facts;
-use super::join_order::{argument_params, Adorn, Source, Step, EXISTS};
+use super::join_order::{argument_params, free_arguments, Adorn, Source, Step};
 use super::memo::memo_type;
 use super::module::usize_lit;
 use super::needs::Needs;
@@ -83,10 +83,7 @@ impl Signature {
         let arity = reg.arity[rel as usize];
         let keys: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 1).collect();
         // An existence test outputs nothing: a test, as if all were bound.
-        let exists = adorn & EXISTS != 0;
-        let free: Vec<usize> = (0..arity)
-            .filter(|i| adorn >> i & 1 == 0 && !exists)
-            .collect();
+        let free = free_arguments(arity, adorn);
         Signature {
             name: reg.call_name(rel, adorn),
             params: keys.iter().map(|&i| param(i)).collect(),

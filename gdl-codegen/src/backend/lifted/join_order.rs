@@ -536,6 +536,15 @@ fn read_whole(s: &mut Step, catalog: &impl Catalog) {
     }
 }
 
+/// The arguments a call with `adorn` outputs, of `arity`: the unbound
+/// ones, or none where it only asks whether a solution exists.
+pub fn free_arguments(arity: usize, adorn: Adorn) -> Vec<usize> {
+    if adorn & EXISTS != 0 {
+        return Vec::new();
+    }
+    (0..arity).filter(|i| adorn >> i & 1 == 0).collect()
+}
+
 /// The steps opening a plan over variables numbered by argument (`Var(i)`
 /// is argument `i`): one per argument in `adorn`, in order.
 pub fn argument_params(arity: usize, adorn: Adorn) -> Vec<Step> {

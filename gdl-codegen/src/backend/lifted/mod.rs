@@ -123,12 +123,11 @@ pub fn plan(program: &Program, budget: &Budget) -> Result<Planned, LiftedError> 
     let program = flatten::flatten(program).into_owned();
     let facts = Facts::compute(&program, budget).map_err(LiftedError::Domains)?;
     let fixed = queries::fixed_legal_moves(&program, &facts);
-    let (plan, reg) = planner::plan(&program, &facts, fixed.is_none());
+    let plan = planner::plan(&program, &facts, fixed.is_none());
     Ok(Planned {
         plan,
         program,
         facts,
-        rels: reg.rels.clone(),
         fixed,
     })
 }
@@ -139,7 +138,6 @@ pub struct Planned {
     pub plan: plan::LiftedPlan,
     program: Program,
     facts: Facts,
-    rels: std::rc::Rc<relations::Relations>,
     fixed: Option<Vec<Vec<u32>>>,
 }
 
@@ -154,13 +152,9 @@ impl Planned {
         let rt: syn::Path = syn::parse_str(&opts.runtime_path)
             .map_err(|_| LiftedError::BadRuntimePath(opts.runtime_path.clone()))?;
         let Planned {
-            plan,
-            facts,
-            rels,
-            fixed,
-            ..
+            plan, facts, fixed, ..
         } = self;
-        Ok(module::print(&facts, &plan, rels, opts, &rt, fixed))
+        Ok(module::print(&facts, &plan, opts, &rt, fixed))
     }
 }
 
@@ -420,23 +414,27 @@ mod tests {
         assert!(whole > one && whole > by_literals, "{whole} {one}");
     }
 
+    /// `threat` is listed whole by `legal`; `terminal` (on the same
+    /// evaluation) asks for the threats of a given king, which it may read
+    /// from that list; `next`, on an evaluation of its own, keeps its call.
+    const THREATS: &str = "(role r) (init (piece p1)) (init (piece p2)) (init (king k1))
+    (init (step 1)) (succ 1 2) (succ 2 3) (succ 3 4)
+    (<= (threat ?p ?k) (true (piece ?p)) (true (king ?k)))
+    (<= (legal r (go ?p)) (threat ?p ?k))
+    (<= (next (seen ?k ?p)) (true (king ?k)) (threat ?p ?k))
+    (<= (next (piece ?p)) (true (piece ?p)))
+    (<= (next (king ?k)) (true (king ?k)))
+    (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+    (<= terminal (true (step 4)) (true (king ?k)) (threat ?p ?k) (true (seen ?k ?p)))
+    (<= (goal r 100) (true (step 4)))";
+
     #[test]
     fn a_bound_call_of_a_short_relation_listed_whole_reads_the_list() {
         // `threat` is listed whole by `legal`; `terminal` (on the same
         // evaluation) asks for the threats of a given king, which the
         // second build reads from that list; `next`, on an evaluation of
         // its own, keeps its call.
-        let text = "(role r) (init (piece p1)) (init (piece p2)) (init (king k1))
-            (init (step 1)) (succ 1 2) (succ 2 3) (succ 3 4)
-            (<= (threat ?p ?k) (true (piece ?p)) (true (king ?k)))
-            (<= (legal r (go ?p)) (threat ?p ?k))
-            (<= (next (seen ?k ?p)) (true (king ?k)) (threat ?p ?k))
-            (<= (next (piece ?p)) (true (piece ?p)))
-            (<= (next (king ?k)) (true (king ?k)))
-            (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
-            (<= terminal (true (step 4)) (true (king ?k)) (threat ?p ?k) (true (seen ?k ?p)))
-            (<= (goal r 100) (true (step 4)))";
-        let (program, facts) = program_and_facts(text);
+        let (program, facts) = program_and_facts(THREATS);
         let (_, code) = module_and_code(&program, &facts);
         let body = |f: &str| {
             let at = code
@@ -455,23 +453,13 @@ mod tests {
         // the first round's call graph, so the plan takes rounds to settle;
         // the module is printed once, from the last, each planned function
         // defined once, and nothing else.
-        let text = "(role r) (init (piece p1)) (init (piece p2)) (init (king k1))
-            (init (step 1)) (succ 1 2) (succ 2 3) (succ 3 4)
-            (<= (threat ?p ?k) (true (piece ?p)) (true (king ?k)))
-            (<= (legal r (go ?p)) (threat ?p ?k))
-            (<= (next (seen ?k ?p)) (true (king ?k)) (threat ?p ?k))
-            (<= (next (piece ?p)) (true (piece ?p)))
-            (<= (next (king ?k)) (true (king ?k)))
-            (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
-            (<= terminal (true (step 4)) (true (king ?k)) (threat ?p ?k) (true (seen ?k ?p)))
-            (<= (goal r 100) (true (step 4)))";
-        let (program, facts) = program_and_facts(text);
-        let (plan, est) = planner::plan(&program, &facts, true);
+        let (program, facts) = program_and_facts(THREATS);
+        let plan = planner::plan(&program, &facts, true);
         assert!(plan.settled && plan.rounds >= 2, "{} rounds", plan.rounds);
         assert!(!plan.whole.is_empty());
         let names: Vec<String> = (plan.items.iter())
             .filter_map(|i| match i {
-                plan::Item::Fn(f) => Some(est.call_name(f.rel, f.adorn).to_string()),
+                plan::Item::Fn(f) => Some(plan.rels.call_name(f.rel, f.adorn).to_string()),
                 plan::Item::Comp(_) => None,
             })
             .collect();
@@ -513,8 +501,8 @@ mod tests {
         let rt: syn::Path = syn::parse_str("::gdl_runtime").unwrap();
         let opts = crate::backend::common::EmitOptions::default();
         let fixed = queries::fixed_legal_moves(program, facts);
-        let (plan, reg) = planner::plan(program, facts, fixed.is_none());
-        let module = module::print(facts, &plan, reg.rels.clone(), &opts, &rt, fixed);
+        let plan = planner::plan(program, facts, fixed.is_none());
+        let module = module::print(facts, &plan, &opts, &rt, fixed);
         let code = module.items.to_string().replace(' ', "");
         (module, code)
     }

@@ -14,7 +14,6 @@ use super::facts::Facts;
 use super::memo::{self};
 use super::needs::Needs;
 use super::plan::LiftedPlan;
-use super::relations::Relations;
 use super::state_layout::Layout;
 use crate::backend::common::format::Module;
 use crate::backend::common::EmitOptions;
@@ -29,18 +28,16 @@ pub(super) fn hex(w: u64) -> Literal {
     Literal::u64_unsuffixed(w)
 }
 
-/// The module `plan` plans for `facts` and its relations `rels`, printed
-/// once; `fixed`, each role's legal moves where they are known at compile
+/// The module `plan` plans for `facts`, printed once; `fixed`, each role's legal moves where they are known at compile
 /// time.
 pub fn print(
     facts: &Facts,
     plan: &LiftedPlan,
-    rels: std::rc::Rc<Relations>,
     opts: &EmitOptions,
     rt: &syn::Path,
     fixed: Option<Vec<Vec<u32>>>,
 ) -> Module {
-    let mut reg = Needs::new(rels);
+    let mut reg = Needs::new(plan.rels.clone());
     let sink = MoveSink::of(facts);
     let legal_sink = fixed.is_none().then_some(sink);
     let queries = queries(&plan.queries, legal_sink, &mut reg, rt);

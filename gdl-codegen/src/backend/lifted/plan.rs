@@ -33,10 +33,9 @@ pub struct LiftedPlan {
     pub rounds: usize,
     /// Whether the call-graph facts settled within the cap.
     pub settled: bool,
-    /// Each relation's name in the generated code (`legal_2`), and arity.
-    pub names: Vec<String>,
-    /// Each relation's arity.
-    pub arity: Vec<usize>,
+    /// The relations: names in the generated code (`legal_2`), arities,
+    /// components; the printer names what it prints by them.
+    pub rels: std::rc::Rc<super::relations::Relations>,
     /// The key types of the dense memo tables, in order of creation.
     pub dense_keys: Vec<super::memo::DenseKeys>,
 }

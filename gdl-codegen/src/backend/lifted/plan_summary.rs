@@ -10,6 +10,7 @@ use super::plan::{
     Bodies, ClosurePlan, CompPlan, Fallback, FnPlan, Item, LegalPlan, LiftedPlan, Memo, QueryLit,
     RulePlan, Shape,
 };
+use super::relations::Relations;
 use crate::front::ir::Program;
 use crate::rules::{CRule, Pat};
 
@@ -17,8 +18,7 @@ use crate::rules::{CRule, Pat};
 struct Namer<'a> {
     program: &'a Program,
     facts: &'a Facts,
-    rels: &'a [String],
-    arity: &'a [usize],
+    rels: &'a Relations,
 }
 
 impl LiftedPlan {
@@ -28,8 +28,7 @@ impl LiftedPlan {
         let n = Namer {
             program,
             facts,
-            rels: &self.names,
-            arity: &self.arity,
+            rels: &self.rels,
         };
         let mut out = String::new();
         let comps = self.items.len() - self.functions();
@@ -58,7 +57,7 @@ impl LiftedPlan {
             .flat_map(|(from, rels)| {
                 let from = format!("{from:?}");
                 rels.iter()
-                    .map(move |&r| format!("{from} reads {}", n.rels[r as usize]))
+                    .map(move |&r| format!("{from} reads {}", n.rels.names[r as usize]))
             })
             .collect();
         whole.sort();
@@ -70,7 +69,7 @@ impl LiftedPlan {
         let _ = writeln!(out, "asked once (no memo): {}", list(&once));
         let deferred: Vec<String> = (0..n.program.preds.len())
             .filter(|&p| n.facts.stateless[p] && n.facts.statics[p].is_none())
-            .map(|p| n.rels[p].clone())
+            .map(|p| n.rels.names[p].clone())
             .collect();
         let _ = writeln!(
             out,
@@ -119,12 +118,7 @@ fn query_call(n: &Namer, name: &str, c: &QueryLit, out: &mut String) {
 
 /// The function name of `rel` called with `adorn`.
 fn call(n: &Namer, rel: u32, adorn: Adorn) -> String {
-    let arity = n.arity[rel as usize];
-    format!(
-        "{}_{}",
-        n.rels[rel as usize],
-        super::adorn_text(adorn, arity)
-    )
+    n.rels.call_name(rel, adorn).to_string()
 }
 
 /// A function's plan.
@@ -269,7 +263,7 @@ fn component(n: &Namer, c: &CompPlan, out: &mut String) {
     let rels: Vec<&str> = c
         .rels
         .iter()
-        .map(|(r, _)| n.rels[*r as usize].as_str())
+        .map(|(r, _)| n.rels.names[*r as usize].as_str())
         .collect();
     let _ = writeln!(
         out,
@@ -312,7 +306,7 @@ fn adorn_bits(adorn: Adorn, arity: usize) -> String {
 
 fn head(n: &Namer, r: &CRule) -> String {
     let args: Vec<String> = r.head.iter().map(|p| pat(n, p)).collect();
-    format!("{}({})", n.rels[r.head_rel as usize], args.join(", "))
+    format!("{}({})", n.rels.names[r.head_rel as usize], args.join(", "))
 }
 
 /// One step of a plan.
@@ -350,7 +344,7 @@ fn step(n: &Namer, s: &Step) -> String {
 fn lit(n: &Namer, rel: u32, args: &[Pat], negated: bool) -> String {
     let args: Vec<String> = args.iter().map(|p| pat(n, p)).collect();
     let not = if negated { "not " } else { "" };
-    format!("{not}{}({})", n.rels[rel as usize], args.join(", "))
+    format!("{not}{}({})", n.rels.names[rel as usize], args.join(", "))
 }
 
 fn pat(n: &Namer, p: &Pat) -> String {

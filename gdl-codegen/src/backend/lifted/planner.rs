@@ -21,7 +21,9 @@ use super::closure::{closure, Closure};
 use super::cost;
 use super::estimates::Estimates;
 use super::facts::Facts;
-use super::join_order::{plan_rule, step_costs, Adorn, Catalog, Source, Step, EXISTS};
+use super::join_order::{
+    free_arguments, plan_rule, step_costs, Adorn, Catalog, Source, Step, EXISTS,
+};
 use super::plan::{
     Bodies, ClosurePlan, CompPlan, Fallback, FnPlan, Item, LegalPlan, LiftedPlan, Memo, QueryLit,
     QueryPlans, RulePlan, Shape,
@@ -30,10 +32,8 @@ use crate::front::ir::{Keyword, Program};
 use crate::rules::{CRule, Pat};
 
 /// Plans the module of `facts`; `legal` says whether `legal`'s query is
-/// printed (its moves are not fixed at compile time). Returns the plan and
-/// the registry of its last round, whose estimates and dense key types the
-/// printer reads.
-pub fn plan(program: &Program, facts: &Facts, legal: bool) -> (LiftedPlan, Estimates) {
+/// printed (its moves are not fixed at compile time).
+pub fn plan(program: &Program, facts: &Facts, legal: bool) -> LiftedPlan {
     let (mut whole, mut once) = (Whole::default(), FxHashSet::default());
     let mut round = 1;
     loop {
@@ -58,10 +58,9 @@ pub fn plan(program: &Program, facts: &Facts, legal: bool) -> (LiftedPlan, Estim
                 rounds: round,
                 settled,
                 dense_keys: std::mem::take(&mut r.reg.dense_keys),
-                names: r.reg.names.clone(),
-                arity: r.reg.arity.clone(),
+                rels: r.reg.rels.clone(),
             };
-            return (plan, r.reg);
+            return plan;
         }
         (whole, once, round) = (next_whole, next_once, round + 1);
     }
@@ -193,10 +192,15 @@ impl<'f> Round<'f> {
         }
     }
 
-    /// The plan of `rule` called with `adorn` from `from`.
-    fn rule(&mut self, from: Node, rule: &CRule, adorn: Adorn) -> RulePlan {
+    /// The join order of `rule` called with `adorn` from `from`.
+    fn steps(&mut self, from: Node, rule: &CRule, adorn: Adorn) -> Vec<Step> {
         self.reg.caller = from;
-        let steps = plan_rule(rule, adorn, &self.reg);
+        plan_rule(rule, adorn, &self.reg)
+    }
+
+    /// The plan of `rule` called with `adorn`, ordered as `steps`, each
+    /// step priced.
+    fn priced(&self, rule: &CRule, adorn: Adorn, steps: Vec<Step>) -> RulePlan {
         let costs = step_costs(rule, &steps, &self.reg);
         RulePlan {
             rule: rule.clone(),
@@ -204,6 +208,12 @@ impl<'f> Round<'f> {
             steps,
             costs,
         }
+    }
+
+    /// The plan of `rule` called with `adorn` from `from`.
+    fn rule(&mut self, from: Node, rule: &CRule, adorn: Adorn) -> RulePlan {
+        let steps = self.steps(from, rule, adorn);
+        self.priced(rule, adorn, steps)
     }
 
     /// [`Round::rule`], its calls recorded.
@@ -303,8 +313,7 @@ impl<'f> Round<'f> {
             let closure = self.closure(me, c, arity, adorn);
             return Shape::Closure { closure, memo };
         }
-        let exists = adorn & EXISTS != 0;
-        let has_free = (0..arity).any(|i| adorn >> i & 1 == 0 && !exists);
+        let has_free = !free_arguments(arity, adorn).is_empty();
         let cyclic = self.reg.comp_of[rel as usize].is_some();
         // Off any cycle, a call cannot meet itself while it runs: its
         // answers go straight to the end of its arena.
@@ -362,19 +371,15 @@ impl<'f> Round<'f> {
         {
             return Bodies::Ground(h);
         }
-        let mut rules: Vec<RulePlan> = (self.rules_of(rel).iter())
-            .map(|r| self.rule(me, r, adorn))
-            .collect();
-        let mut steps: Vec<Vec<Step>> = rules
-            .iter_mut()
-            .map(|r| std::mem::take(&mut r.steps))
-            .collect();
+        let rules = self.rules_of(rel);
+        let mut steps: Vec<Vec<Step>> = (rules.iter()).map(|r| self.steps(me, r, adorn)).collect();
         let shared = super::hoist::common_tests(&mut steps);
-        for (rule, steps) in rules.iter_mut().zip(steps) {
-            // The costs of the tests hoisted out are dropped with them.
-            rule.costs = step_costs(&rule.rule, &steps, &self.reg);
-            self.record(me, &steps);
-            rule.steps = steps;
+        // Priced once the tests every rule opens with are hoisted out.
+        let rules: Vec<RulePlan> = (rules.iter().zip(steps))
+            .map(|(r, steps)| self.priced(r, adorn, steps))
+            .collect();
+        for rule in &rules {
+            self.record(me, &rule.steps);
         }
         self.record(me, &shared);
         Bodies::Rules { shared, rules }

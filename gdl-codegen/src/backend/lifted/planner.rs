@@ -200,10 +200,10 @@ impl<'f> Round<'f> {
 
     /// The plan of `rule` called with `adorn`, ordered as `steps`, each
     /// step priced.
-    fn priced(&self, rule: &CRule, adorn: Adorn, steps: Vec<Step>) -> RulePlan {
-        let costs = step_costs(rule, &steps, &self.reg);
+    fn priced(&self, rule: CRule, adorn: Adorn, steps: Vec<Step>) -> RulePlan {
+        let costs = step_costs(&rule, &steps, &self.reg);
         RulePlan {
-            rule: rule.clone(),
+            rule,
             adorn,
             steps,
             costs,
@@ -211,13 +211,13 @@ impl<'f> Round<'f> {
     }
 
     /// The plan of `rule` called with `adorn` from `from`.
-    fn rule(&mut self, from: Node, rule: &CRule, adorn: Adorn) -> RulePlan {
-        let steps = self.steps(from, rule, adorn);
+    fn rule(&mut self, from: Node, rule: CRule, adorn: Adorn) -> RulePlan {
+        let steps = self.steps(from, &rule, adorn);
         self.priced(rule, adorn, steps)
     }
 
     /// [`Round::rule`], its calls recorded.
-    fn recorded_rule(&mut self, from: Node, rule: &CRule, adorn: Adorn) -> RulePlan {
+    fn recorded_rule(&mut self, from: Node, rule: CRule, adorn: Adorn) -> RulePlan {
         let plan = self.rule(from, rule, adorn);
         self.record(from, &plan.steps);
         plan
@@ -232,7 +232,7 @@ impl<'f> Round<'f> {
                 LegalPlan::Call(self.query(rel, 2))
             } else {
                 let rules = self.rules_of(rel);
-                let plans = (rules.iter())
+                let plans = (rules.into_iter())
                     .map(|r| self.recorded_rule(Node::State, r, 1))
                     .collect();
                 LegalPlan::Rules(plans)
@@ -240,7 +240,7 @@ impl<'f> Round<'f> {
         });
         let next = kw(Keyword::Next).map_or_else(Vec::new, |rel| {
             let rules = self.rules_of(rel);
-            (rules.iter())
+            (rules.into_iter())
                 .map(|r| self.recorded_rule(Node::Next, r, 0))
                 .collect()
         });
@@ -375,7 +375,7 @@ impl<'f> Round<'f> {
         let mut steps: Vec<Vec<Step>> = (rules.iter()).map(|r| self.steps(me, r, adorn)).collect();
         let shared = super::hoist::common_tests(&mut steps);
         // Priced once the tests every rule opens with are hoisted out.
-        let rules: Vec<RulePlan> = (rules.iter().zip(steps))
+        let rules: Vec<RulePlan> = (rules.into_iter().zip(steps))
             .map(|(r, steps)| self.priced(r, adorn, steps))
             .collect();
         for rule in &rules {
@@ -424,10 +424,10 @@ impl<'f> Round<'f> {
             }
         };
         let base = (base.iter())
-            .map(|&i| self.recorded_rule(me, &facts.rules[i], base_adorn))
+            .map(|&i| self.recorded_rule(me, facts.rules[i].clone(), base_adorn))
             .collect();
         let steps = (steps.iter())
-            .map(|r| self.recorded_rule(me, r, step_adorn))
+            .map(|r| self.recorded_rule(me, r.clone(), step_adorn))
             .collect();
         ClosurePlan {
             closure: c,
@@ -463,7 +463,7 @@ impl<'f> Round<'f> {
             let mut rules = Vec::new();
             for rule in self.rules_of(rel) {
                 self.reg.within = Some(comp);
-                let plan = self.rule(me, &rule, 0);
+                let plan = self.rule(me, rule, 0);
                 self.reg.within = None;
                 self.record(me, &plan.steps);
                 rules.push(plan);

@@ -16,7 +16,9 @@ use std::time::Duration;
 
 use compiled::{Crate, Module, RecordParams};
 use gdl_codegen::backend::common::EmitOptions;
-use gdl_codegen::backend::lifted::plan::{Bodies, FnPlan, Item, LiftedPlan, Memo, Shape};
+use gdl_codegen::backend::lifted::plan::{
+    Bodies, FnPlan, Item, LegalPlan, LiftedPlan, Memo, RulePlan, Shape,
+};
 use gdl_codegen::backend::lifted::{self, Planned};
 use gdl_codegen::front::{self, ir::Program};
 use gdl_codegen::ground::budget::Budget;
@@ -233,7 +235,9 @@ fn relation_methods(code: &str) -> Vec<&str> {
 /// memo and every other relation's function as before; its code builds
 /// and replays GGP-Base's trace of the game and seeded random matches as
 /// the interpreter plays them, and so does the code of the three fixtures
-/// above (built in the same crate).
+/// above (built in the same crate), and that of two of them with the
+/// tables of their scans taken out of their plans (no filter, static join
+/// or value mask: the printer prints the scans the plan gives).
 ///
 /// (Taking a dense memo away instead, say `goal_2_bf`'s, does not build
 /// under `#![deny(warnings)]` as of 8cc3928: the printer prints every key
@@ -291,7 +295,25 @@ fn an_edited_memo_prints_builds_and_replays() {
     let mut games = vec![&ttt];
     for (k, game) in fixtures.iter().enumerate() {
         let ty = format!("Fixture{k}");
-        modules.push(Module::new(k + 1, &ty, game.code(game.plan(), &ty)));
+        modules.push(Module::new(modules.len(), &ty, game.code(game.plan(), &ty)));
+        games.push(game);
+    }
+    // The fixtures whose scans read a static join and a filter, with every
+    // scan's tables taken out of their plans: plain scans, printed and
+    // replayed as well.
+    for (k, game) in fixtures.iter().enumerate().filter(|(k, _)| *k != 1) {
+        let mut planned = game.plan();
+        let before = game.code(game.plan(), "Plain");
+        let (filters, joins) = without_scan_tables(&mut planned.plan);
+        planned.reread_tables();
+        assert!(filters + joins > 0, "{}: no filter or join", game.label);
+        let ty = format!("Plain{k}");
+        let code = game.code(planned, &ty);
+        for table in ["filter_0", "prejoin_0", "MASKS_"] {
+            assert!(!code.contains(table), "{}: {table} printed", game.label);
+        }
+        assert!(before.contains("filter_0") || before.contains("prejoin_0"));
+        modules.push(Module::new(modules.len(), &ty, code));
         games.push(game);
     }
     let traces = compiled::conformance_traces("ggp-repository-base/ticTacToe.kif");
@@ -343,6 +365,49 @@ fn an_edited_memo_prints_builds_and_replays() {
             );
         }
     }
+}
+
+/// Takes every filter, static join and value mask out of `plan`'s scans
+/// (the queries', functions' and components' rules): the number of
+/// filters and joins it had. The static tables the steps they took then
+/// read are the plan's once it reads its tables again.
+fn without_scan_tables(plan: &mut LiftedPlan) -> (usize, usize) {
+    let counts = (plan.tables.filters.len(), plan.tables.prejoins.len());
+    plan.tables.filters.clear();
+    plan.tables.prejoins.clear();
+    let mut rules: Vec<&mut RulePlan> = plan.queries.next.iter_mut().collect();
+    if let Some(LegalPlan::Rules(legal)) = &mut plan.queries.legal {
+        rules.extend(legal);
+    }
+    for item in &mut plan.items {
+        match item {
+            Item::Fn(f) => match &mut f.shape {
+                Shape::Closure { closure, .. } => {
+                    rules.extend(closure.base.iter_mut().chain(&mut closure.steps))
+                }
+                Shape::Test { bodies, .. }
+                | Shape::RecursiveTest { bodies, .. }
+                | Shape::Answers { bodies, .. } => match bodies {
+                    Bodies::Rules {
+                        rules: r,
+                        shared_access,
+                        ..
+                    } => {
+                        *shared_access = Default::default();
+                        rules.extend(r);
+                    }
+                    Bodies::Widened { access, .. } => *access = Default::default(),
+                    Bodies::Ground(_) => {}
+                },
+                Shape::ExistsFromList | Shape::TestFromList => {}
+            },
+            Item::Comp(c) => rules.extend(c.rels.iter_mut().flat_map(|(_, r)| r)),
+        }
+    }
+    for r in rules {
+        r.access = Default::default();
+    }
+    counts
 }
 
 /// A memo taken out of a plan takes its dense key type with it: the

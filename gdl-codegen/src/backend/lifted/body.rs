@@ -4,9 +4,11 @@
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use super::access::{BodyAccess, ScanPlan};
+use super::filters;
 use super::join_order::{Adorn, Source, Step};
 use super::needs::Needs;
-use super::prejoin::{self, Column, Prejoin};
+use super::prejoin::{self, Column};
 use crate::rules::Pat;
 
 /// A wrapper around the code that follows it.
@@ -47,9 +49,6 @@ pub struct Body<'r> {
     /// Terms and bits a static join of a scan gives (see [`prejoin`]), with
     /// the variable holding each.
     columns: Vec<(Column, Ident)>,
-    /// Terms and bits the body's solution will ask for (its head's), which
-    /// a static join may give.
-    wanted: Vec<Column>,
 }
 
 /// A literal of a static or derived relation being printed: its relation
@@ -95,22 +94,13 @@ impl<'r> Body<'r> {
             rows_read: Vec::new(),
             within,
             columns: Vec::new(),
-            wanted: Vec::new(),
         }
     }
 
-    /// Says that the solution will ask for column `c` (a head's term or
-    /// bit), which a static join may then give.
-    pub fn want(&mut self, c: Column) {
-        self.wanted.push(c);
-    }
-
-    /// Adds the code of the steps. A scan of the state takes the static
-    /// tests of its fluents that follow it as filters (see [`filters`]),
-    /// which leave the steps.
-    ///
-    /// [`filters`]: super::filters
-    pub fn steps(&mut self, steps: &[Step]) {
+    /// Adds the code of the steps, each scan of the state as `access`
+    /// plans it: the static tests it takes as filters and the static steps
+    /// it joins leave the steps (see [`super::access`]).
+    pub fn steps(&mut self, steps: &[Step], access: &BodyAccess) {
         let mut absorbed = vec![false; steps.len()];
         for (i, s) in steps.iter().enumerate() {
             if absorbed[i] {
@@ -131,10 +121,15 @@ impl<'r> Body<'r> {
                     negated: false,
                     ..
                 } if !args[0].bound_by(&self.bound) => {
-                    let filters = self.filters(&args[0], &steps[i + 1..], &mut absorbed[i + 1..]);
-                    let before = self.bound.clone();
-                    self.scan(&args[0], filters);
-                    self.prejoin(&args[0], &before, &steps[i + 1..], &mut absorbed[i + 1..]);
+                    let plan = access.scan(i).cloned().unwrap_or_default();
+                    for u in plan.filters.iter().filter(|u| u.absorbs) {
+                        absorbed[i + 1 + u.step] = true;
+                    }
+                    self.scan(&args[0], &plan);
+                    if let Some(join) = plan.prejoin {
+                        join.steps.iter().for_each(|&k| absorbed[i + 1 + k] = true);
+                        self.join_rows(&prejoin::name(join.join), join.columns);
+                    }
                 }
                 Step::Lit {
                     source,
@@ -145,75 +140,6 @@ impl<'r> Body<'r> {
                 } => self.literal(*source, *rel, args, *negated, *bound),
             }
         }
-    }
-
-    /// The filters a scan of `p` takes from the steps after it, `rest`,
-    /// marking them `absorbed`: the calls giving their masks.
-    fn filters(&mut self, p: &Pat, rest: &[Step], absorbed: &mut [bool]) -> Vec<TokenStream> {
-        let Some((fid, args)) = self.fluent_functor(p) else {
-            return Vec::new();
-        };
-        let mut calls = Vec::new();
-        for (step, done) in rest.iter().zip(absorbed) {
-            // A call's guard filters the scan; the call stays.
-            let guard = super::filters::guard_step(self.reg, step);
-            let test = guard.as_ref().unwrap_or(step);
-            let Some((filter, keys)) =
-                super::filters::of_step(self.reg, fid, args, test, &self.bound)
-            else {
-                continue;
-            };
-            let Some(f) = self.reg.filter(filter) else {
-                continue;
-            };
-            let keys = keys.into_iter().map(var);
-            calls.push(quote!(#f(#(#keys),*)));
-            *done = guard.is_none();
-        }
-        calls
-    }
-
-    /// After a scan of `p`, the static steps at the start of `rest` (see
-    /// [`prejoin::group`]), `before` bound before the scan, as a loop over
-    /// the rows a table gives for the scanned fluent, with the terms and
-    /// bits the later steps and the solution build from them, marking the
-    /// steps `absorbed`. Nothing where there are none or the table would
-    /// pass its budget.
-    fn prejoin(&mut self, p: &Pat, before: &[bool], rest: &[Step], absorbed: &mut [bool]) {
-        let Some((fid, args)) = self.fluent_functor(p) else {
-            return;
-        };
-        if args.iter().any(|a| matches!(a, Pat::Func(..))) {
-            return;
-        }
-        let mut scanned = Vec::new();
-        args.iter()
-            .for_each(|a| a.for_each_var(&mut |v| scanned.push(v)));
-        let (taken, binds) = prejoin::group(rest, absorbed, before, &scanned);
-        if binds.is_empty() {
-            return;
-        }
-        let after = taken.last().map_or(0, |&last| last + 1);
-        let later = (rest.iter().zip(absorbed.iter()))
-            .skip(after)
-            .filter(|(_, &done)| !done)
-            .map(|(s, _)| s);
-        let known: Vec<u32> = scanned.iter().chain(&binds).copied().collect();
-        let mut columns: Vec<Column> = binds.iter().map(|&v| Column::Var(v)).collect();
-        let terms = !self.reg.run_time_terms;
-        columns.extend(prejoin::built(p, &known, later, &self.wanted, terms));
-        let join = Prejoin {
-            fid,
-            scan: args.to_vec(),
-            steps: taken.iter().map(|&i| rest[i].clone()).collect(),
-            columns: columns.clone(),
-            num_vars: self.bound.len(),
-        };
-        let Some(f) = self.reg.prejoin(join) else {
-            return;
-        };
-        taken.iter().for_each(|&i| absorbed[i] = true);
-        self.join_rows(&f, columns);
     }
 
     /// The loop over the rows join `f` gives for the fluent of the last
@@ -575,19 +501,27 @@ impl<'r> Body<'r> {
             self.wraps.push(Wrap::If(quote!(#not #test)));
             return;
         }
-        self.scan(p, Vec::new());
+        self.scan(p, &ScanPlan::default());
     }
 
-    /// The loop over the fluents of the state `p` can match (with its
-    /// bound arguments' values, and passing `filters`), binding the rest.
-    fn scan(&mut self, p: &Pat, filters: Vec<TokenStream>) {
-        let (mask, selected) = match self.value_mask(p) {
-            Some((mask, positions)) => (mask, positions),
+    /// The loop over the fluents of the state `p` can match, as `plan`
+    /// says: those with its bound arguments' values (a value mask) and
+    /// passing its filters, binding the rest.
+    fn scan(&mut self, p: &Pat, plan: &ScanPlan) {
+        let (mask, selected) = match self.value_mask(p, plan.value_mask.as_deref()) {
+            Some(mask) => (mask, plan.value_mask.clone().unwrap_or_default()),
             None => {
                 let mask = self.reg.mask(p);
                 (quote!(#mask), Vec::new())
             }
         };
+        let filters: Vec<TokenStream> = (plan.filters.iter())
+            .map(|u| {
+                let f = filters::name(u.filter);
+                let keys = u.keys.iter().map(|&v| var(v));
+                quote!(#f(#(#keys),*))
+            })
+            .collect();
         let f = self.fresh("f");
         let iter = if filters.is_empty() {
             quote!(set_bits_in(&*::std::rc::Rc::clone(&self.state), #mask))
@@ -629,9 +563,7 @@ impl<'r> Body<'r> {
     /// The functor id and arguments of a compound `true` pattern whose
     /// functor some fluent has.
     fn fluent_functor<'p>(&self, p: &'p Pat) -> Option<(u32, &'p [Pat])> {
-        let Pat::Func(f, args) = p else { return None };
-        let fid = self.reg.functor(*f, args.len())?;
-        self.reg.has_fluents(fid).then_some((fid, &args[..]))
+        super::access::fluent_functor(self.reg, p)
     }
 
     /// Matches `p`, of functor `fid`, against the fluent at bit `f` of a
@@ -660,15 +592,14 @@ impl<'r> Body<'r> {
         self.matched.push((p.clone(), t));
     }
 
-    /// For a scan of `true(p)` with arguments of `p` bound, the mask of the
-    /// fluents with those values there, instead of every fluent of the
-    /// functor, and those arguments.
-    fn value_mask(&mut self, p: &Pat) -> Option<(TokenStream, Vec<usize>)> {
+    /// For a scan of `true(p)` whose bound arguments `positions` select
+    /// its fluents, the mask of the fluents with those values there.
+    fn value_mask(&mut self, p: &Pat, positions: Option<&[usize]>) -> Option<TokenStream> {
         let Pat::Func(f, args) = p else { return None };
         let fid = self.reg.functor(*f, args.len())?;
-        let positions = self.reg.scan_positions(fid, args, &self.bound)?;
+        let positions = positions?;
         let values: Vec<TokenStream> = positions.iter().map(|&i| self.value(&args[i])).collect();
-        Some((self.reg.value_mask(fid, &positions, &values), positions))
+        Some(self.reg.value_mask(fid, positions, &values))
     }
 
     /// `does(r, m)`: the joint move, role by role.

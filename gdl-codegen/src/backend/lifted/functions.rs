@@ -5,12 +5,13 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::access::BodyAccess;
 use super::answers::{
     answers_fn, guard_precheck, memo_access, off_cycle_test, recursive_test_fn, Collect, Memoized,
 };
 use super::body::{param, Body};
 use super::facts::Facts;
-use super::join_order::{argument_params, free_arguments, Adorn, Source, Step};
+use super::join_order::{free_arguments, Adorn, Source};
 use super::memo::memo_type;
 use super::module::usize_lit;
 use super::needs::Needs;
@@ -211,20 +212,11 @@ pub(super) fn widened_body(
     (rel, adorn): (u32, Adorn),
     free: &[usize],
     arena: &proc_macro2::Ident,
-    (w, source): (&Widening, Source),
+    (w, source, access): (&Widening, Source, &BodyAccess),
 ) -> TokenStream {
     let arity = reg.arity[rel as usize];
     let is = |a: Adorn, i: usize| a >> i & 1 == 1;
-    // Variables numbered by argument: `Var(i)` is argument `i`.
-    let mut steps = argument_params(arity, adorn);
-    let bound: Vec<bool> = (0..arity).map(|i| is(adorn, i)).collect();
-    steps.push(Step::Lit {
-        source,
-        rel: w.rel,
-        args: w.args.clone(),
-        negated: false,
-        bound: super::join_order::adornment(&w.args, &bound),
-    });
+    let steps = w.steps(arity, adorn, source);
     let wide = reg.call_name(rel, w.wider);
     let keys: Vec<_> = (0..arity)
         .filter(|&i| is(w.wider, i))
@@ -260,7 +252,7 @@ pub(super) fn widened_body(
         }
     };
     let mut body = Body::new(reg, arity, None);
-    body.steps(&steps);
+    body.steps(&steps, access);
     body.finish(solution)
 }
 

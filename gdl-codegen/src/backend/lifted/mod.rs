@@ -25,6 +25,7 @@
 //! text order) and a move an id in text order, as in the ground back end, so
 //! matches replay identically on both.
 
+pub mod access;
 mod answers;
 pub mod body;
 pub mod call_graph;
@@ -145,6 +146,12 @@ impl Planned {
     /// The plan as text (see [`plan::LiftedPlan::summary`]).
     pub fn summary(&self) -> String {
         self.plan.summary(&self.program, &self.facts)
+    }
+
+    /// Reads the tables of the plan's scans again after an edit of them
+    /// (see [`access::reread_tables`]).
+    pub fn reread_tables(&mut self) {
+        access::reread_tables(&mut self.plan, &self.facts);
     }
 
     /// The module the plan plans, printed once.

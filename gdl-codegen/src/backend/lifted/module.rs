@@ -14,7 +14,6 @@ use super::facts::Facts;
 use super::memo::{self};
 use super::needs::Needs;
 use super::plan::LiftedPlan;
-use super::state_layout::Layout;
 use crate::backend::common::format::Module;
 use crate::backend::common::EmitOptions;
 use crate::backend::common::{self, names, Texts};
@@ -46,7 +45,7 @@ pub fn print(
         #[doc = " A buffer for the goal value terms of a role."]
         pool_values: ::std::vec::Vec<u32>
     });
-    let layout = Layout::new(facts, &reg.value_masks, |fid, pos| reg.values_at(fid, pos));
+    let layout = &plan.tables.layout;
     let texts = texts(facts);
     let strings = common::Strings::new(
         &Texts {
@@ -64,7 +63,7 @@ pub fn print(
         proc_macro2::Span::call_site(),
     );
     let state = format_ident!("{}State", game);
-    let (mut data, consts) = tables(facts, &reg, &layout, nw);
+    let (mut data, consts) = tables(facts, (&reg, &plan.tables), layout, nw);
     // Legal moves listed at compile time map no term to a move.
     let move_of = fixed.is_none().then(|| {
         let nr = usize_lit(facts.roles.len());

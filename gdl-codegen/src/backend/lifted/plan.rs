@@ -11,6 +11,7 @@
 
 use rustc_hash::FxHashSet;
 
+use super::access::{BodyAccess, TablePlan};
 use super::call_graph::Whole;
 use super::closure::Closure;
 use super::join_order::{Adorn, Source, Step};
@@ -38,6 +39,9 @@ pub struct LiftedPlan {
     pub rels: std::rc::Rc<super::relations::Relations>,
     /// The key types of the dense memo tables, in order of creation.
     pub dense_keys: Vec<super::memo::DenseKeys>,
+    /// The tables the bodies' scans read (filters, static joins, value
+    /// masks), decided after the functions (see [`super::access`]).
+    pub tables: TablePlan,
 }
 
 /// The rules of the queries.
@@ -175,12 +179,16 @@ pub enum Bodies {
         widening: Widening,
         /// Where the literal's tuples come from.
         source: Source,
+        /// How its scan reads the state.
+        access: BodyAccess,
     },
     /// Each rule's plan, inside the tests they all open with.
     Rules {
         /// The shared tests, over variables numbered by argument (empty
         /// when none).
         shared: Vec<Step>,
+        /// How the shared tests read the state.
+        shared_access: BodyAccess,
         /// The rules' plans.
         rules: Vec<RulePlan>,
     },
@@ -197,6 +205,8 @@ pub struct RulePlan {
     /// Per step, the planner's estimate of a run's price (table lookups)
     /// and its solutions per run; `None` for a parameter.
     pub costs: Vec<Option<(f64, f64)>>,
+    /// How its scans read the state and the tables.
+    pub access: BodyAccess,
 }
 
 /// A closure's rules, planned (see [`Closure`]).

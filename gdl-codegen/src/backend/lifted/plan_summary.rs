@@ -4,12 +4,14 @@
 
 use std::fmt::Write;
 
+use super::access::ScanPlan;
 use super::facts::Facts;
 use super::join_order::{Adorn, Source, Step};
 use super::plan::{
     Bodies, ClosurePlan, CompPlan, Fallback, FnPlan, Item, LegalPlan, LiftedPlan, Memo, QueryLit,
     RulePlan, Shape,
 };
+use super::prejoin::Column;
 use super::relations::Relations;
 use crate::front::ir::Program;
 use crate::rules::{CRule, Pat};
@@ -40,6 +42,17 @@ impl LiftedPlan {
             self.rounds
         );
         self.facts_lines(&n, &mut out);
+        let t = &self.tables;
+        let _ = writeln!(
+            out,
+            "tables: {} filters ({} words), {} static joins ({} numbers), {} value masks; {} refused over their budgets",
+            t.filters.len(),
+            t.filter_words,
+            t.prejoins.len(),
+            t.prejoin_words,
+            t.value_masks.len(),
+            t.refused
+        );
         self.query_lines(&n, &mut out);
         for item in &self.items {
             match item {
@@ -238,11 +251,16 @@ fn bodies_lines(n: &Namer, rel: u32, bodies: &Bodies, out: &mut String) {
                 lit(n, w.rel, &w.args, false)
             );
         }
-        Bodies::Rules { shared, rules } => {
+        Bodies::Rules {
+            shared,
+            shared_access,
+            rules,
+        } => {
             if !shared.is_empty() {
                 let _ = writeln!(out, "  tests every rule opens with (over the arguments):");
-                for s in shared {
+                for (k, s) in shared.iter().enumerate() {
                     let _ = writeln!(out, "    {}", step(n, s));
+                    scan_lines(n, shared_access.scan(k), k, out);
                 }
             }
             rules.iter().for_each(|r| rule(n, r, out));
@@ -291,6 +309,44 @@ fn rule(n: &Namer, r: &RulePlan, out: &mut String) {
             None => String::new(),
         };
         let _ = writeln!(out, "    {}. {}{cost}", k + 1, step(n, s));
+        scan_lines(n, r.access.scan(k), k, out);
+    }
+}
+
+/// How the scan at step `k` (if it is one) reads the state: its value
+/// mask, filters and static join, steps numbered from 1 as printed.
+fn scan_lines(n: &Namer, scan: Option<&ScanPlan>, k: usize, out: &mut String) {
+    let Some(scan) = scan else { return };
+    if let Some(positions) = &scan.value_mask {
+        let _ = writeln!(out, "       value mask on arguments {positions:?}");
+    }
+    for u in &scan.filters {
+        let keys: Vec<String> = u.keys.iter().map(|v| format!("?{v}")).collect();
+        let how = if u.absorbs { "test" } else { "guard" };
+        let _ = writeln!(
+            out,
+            "       filter_{}({}) from step {}'s {how}",
+            u.filter,
+            keys.join(", "),
+            k + 2 + u.step
+        );
+    }
+    if let Some(j) = &scan.prejoin {
+        let steps: Vec<String> = j.steps.iter().map(|&i| (k + 2 + i).to_string()).collect();
+        let columns: Vec<String> = (j.columns.iter())
+            .map(|c| match c {
+                Column::Var(v) => format!("?{v}"),
+                Column::Term(p) => format!("term {}", pat(n, p)),
+                Column::Bit(p) => format!("bit of {}", pat(n, p)),
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "       prejoin_{} joins steps {} at compile time, rows of {}",
+            j.join,
+            steps.join(", "),
+            columns.join(", ")
+        );
     }
 }
 

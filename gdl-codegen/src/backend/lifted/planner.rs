@@ -50,7 +50,7 @@ pub fn plan(program: &Program, facts: &Facts, legal: bool) -> LiftedPlan {
         let next_once = r.graph.asked_once(&r.reg.arity);
         let settled = next_whole == whole && next_once == once;
         if settled || round == cost::MAX_PLAN_ROUNDS {
-            let plan = LiftedPlan {
+            let mut plan = LiftedPlan {
                 queries,
                 items,
                 whole,
@@ -59,7 +59,9 @@ pub fn plan(program: &Program, facts: &Facts, legal: bool) -> LiftedPlan {
                 settled,
                 dense_keys: std::mem::take(&mut r.reg.dense_keys),
                 rels: r.reg.rels.clone(),
+                tables: Default::default(),
             };
+            super::access::plan_tables(&mut plan, facts);
             return plan;
         }
         (whole, once, round) = (next_whole, next_once, round + 1);
@@ -207,6 +209,7 @@ impl<'f> Round<'f> {
             adorn,
             steps,
             costs,
+            access: Default::default(),
         }
     }
 
@@ -363,6 +366,7 @@ impl<'f> Round<'f> {
             return Bodies::Widened {
                 widening: w,
                 source,
+                access: Default::default(),
             };
         }
         let plain = adorn & !EXISTS;
@@ -382,7 +386,11 @@ impl<'f> Round<'f> {
             self.record(me, &rule.steps);
         }
         self.record(me, &shared);
-        Bodies::Rules { shared, rules }
+        Bodies::Rules {
+            shared,
+            shared_access: Default::default(),
+            rules,
+        }
     }
 
     /// For a call of `rel` with `adorn` (answers, off any cycle, not compiled

@@ -9,7 +9,6 @@ use super::body::Body;
 use super::facts::Facts;
 use super::needs::Needs;
 use super::plan::{LegalPlan, QueryLit, QueryPlans, RulePlan};
-use super::prejoin::Column;
 use crate::front::ir::{Keyword, Program};
 use crate::rules::{Lit, Pat};
 
@@ -117,8 +116,7 @@ pub(super) fn next_rules(rules: &[RulePlan], reg: &mut Needs) -> TokenStream {
     let bodies = rules.iter().map(|plan| {
         let rule = &plan.rule;
         let mut body = Body::new(reg, rule.num_vars, None);
-        body.want(Column::Bit(rule.head[0].clone()));
-        body.steps(&plan.steps);
+        body.steps(&plan.steps, &plan.access);
         if let Some(copy) = body.copy_scan(&rule.head[0]) {
             return body.finish(copy);
         }
@@ -203,8 +201,7 @@ pub(super) fn legal_rules(
     let bodies = rules.iter().map(|plan| {
         let rule = &plan.rule;
         let mut body = Body::new(reg, rule.num_vars, None);
-        body.want(Column::Term(rule.head[1].clone()));
-        body.steps(&plan.steps);
+        body.steps(&plan.steps, &plan.access);
         let t = body.value(&rule.head[1]);
         body.finish(push_move(&t, sink, rt))
     });

@@ -217,7 +217,7 @@ pub(super) fn component_fn(reg: &mut Needs, c: &CompPlan) -> (TokenStream, Vec<T
         let mut bodies = Vec::new();
         for plan in rules {
             let mut body = Body::new(reg, plan.rule.num_vars, Some(comp));
-            body.steps(&plan.steps);
+            body.steps(&plan.steps, &plan.access);
             let row = body.row(&plan.rule.head);
             bodies.push(body.finish(quote!(out.push(#row);)));
         }

@@ -4,14 +4,15 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::access::BodyAccess;
 use super::body::Body;
 use super::facts::Facts;
 use super::functions::widened_body;
 use super::hybrid::Hybrid;
-use super::join_order::{argument_params, Adorn, Source, Step, EXISTS};
+use super::join_order::{argument_params, Adorn, Source, EXISTS};
 use super::needs::Needs;
 use super::plan::{Bodies, RulePlan};
-use crate::rules::{CRule, Pat};
+use crate::rules::Pat;
 
 /// The code of the rules of `rel` called with `asked` as `bodies` plans
 /// them: a solution returns `true` if `free` is empty, else pushes the
@@ -28,20 +29,28 @@ pub(super) fn rule_bodies(
         Some(arena) => quote!(self.#arena.push(#row);),
         None => quote!(out.push(#row);),
     };
-    let (shared, rules) = match bodies {
-        Bodies::Widened { widening, source } => {
+    let (shared, shared_access, rules) = match bodies {
+        Bodies::Widened {
+            widening,
+            source,
+            access,
+        } => {
             let arena = arena.expect("a widened call pushes to its arena");
-            let w = (widening, *source);
+            let w = (widening, *source, access);
             return vec![widened_body(reg, (rel, asked), free, arena, w)];
         }
         Bodies::Ground(h) => {
             let h = &facts.hybrid[*h];
             return vec![hybrid_body(reg, h, asked & !EXISTS, free, push)];
         }
-        Bodies::Rules { shared, rules } => (shared, rules),
+        Bodies::Rules {
+            shared,
+            shared_access,
+            rules,
+        } => (shared, shared_access, rules),
     };
     let bodies: Vec<TokenStream> = (rules.iter())
-        .map(|r| planned_body(reg, &r.rule, &r.steps, free, push))
+        .map(|r| rule_body(reg, r, free, push))
         .collect();
     if shared.is_empty() {
         return bodies;
@@ -49,7 +58,7 @@ pub(super) fn rule_bodies(
     // The tests every rule opens with, over the call's arguments, around
     // the rules.
     let mut body = Body::new(reg, reg.arity[rel as usize], None);
-    body.steps(shared);
+    body.steps(shared, shared_access);
     vec![body.finish(quote!(#({ #bodies })*))]
 }
 
@@ -61,20 +70,9 @@ pub(super) fn rule_body(
     free: &[usize],
     push: impl Fn(TokenStream) -> TokenStream,
 ) -> TokenStream {
-    planned_body(reg, &plan.rule, &plan.steps, free, push)
-}
-
-/// [`rule_body`] of a rule planned as `steps`.
-pub(super) fn planned_body(
-    reg: &mut Needs,
-    rule: &CRule,
-    steps: &[Step],
-    free: &[usize],
-    push: impl Fn(TokenStream) -> TokenStream,
-) -> TokenStream {
-    let mut body = Body::new(reg, rule.num_vars, None);
-    body.steps(steps);
-    solved(body, &rule.head, free, push)
+    let mut body = Body::new(reg, plan.rule.num_vars, None);
+    body.steps(&plan.steps, &plan.access);
+    solved(body, &plan.rule.head, free, push)
 }
 
 /// Closes `body` around its solution: `return true` if `free` is empty,
@@ -109,7 +107,7 @@ pub(super) fn hybrid_body(
     let steps = argument_params(n, adorn);
     let holds = reg.hybrid_test(h.of);
     let mut body = Body::new(reg, n + 1, None);
-    body.steps(&steps);
+    body.steps(&steps, &BodyAccess::default());
     body.literal_now(Source::Static, h.table, &vars, false);
     let atom = super::body::var(n as u32);
     body.test(quote!(#holds(&self.state, #atom)));

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::facts::Facts;
 
 /// The state's bit of each fluent.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Layout {
     /// The term of the fluent at each bit.
     pub terms: Vec<u32>,

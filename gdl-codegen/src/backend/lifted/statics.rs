@@ -7,7 +7,10 @@ use super::cost::{MAX_FIXED_CELLS, MAX_FIXED_RANKS};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use std::collections::BTreeSet;
+
 use super::facts::Facts;
+use super::join_order::Adorn;
 use super::module::usize_lit;
 use super::needs::Needs;
 use super::static_table_name;
@@ -19,11 +22,11 @@ use crate::backend::common::format::DataArray;
 /// `makers` when some column is bound.
 pub fn static_tables(
     facts: &Facts,
-    reg: &Needs,
+    (reg, statics): (&Needs, &BTreeSet<(u32, Adorn)>),
     arrays: &mut Vec<DataArray>,
     makers: &mut Vec<TokenStream>,
 ) {
-    for &(rel, bound) in &reg.statics {
+    for &(rel, bound) in statics {
         let arity = reg.arity[rel as usize];
         let order: Vec<usize> = (0..arity)
             .filter(|i| bound >> i & 1 == 1)

@@ -5,6 +5,9 @@ use super::cost::MAX_GOAL_SPAN;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use std::collections::BTreeSet;
+
+use super::access::TablePlan;
 use super::facts::{Facts, Universe};
 use super::mask_name;
 use super::module::{hex, usize_lit};
@@ -28,7 +31,7 @@ pub fn data(doc: &str, name: impl Into<String>, data: Vec<u32>) -> DataArray {
 /// term builders (as data arrays), masks and the initial state (as items).
 pub(super) fn tables(
     facts: &Facts,
-    reg: &Needs,
+    (reg, planned): (&Needs, &TablePlan),
     layout: &Layout,
     nw: usize,
 ) -> (Vec<DataArray>, TokenStream) {
@@ -38,8 +41,8 @@ pub(super) fn tables(
     let nr = facts.roles.len();
     let move_refs = move_arrays(facts, &mut arrays);
     let goal_value = goal_values(u, &mut arrays);
-    let mut makers = makers_and_checks(facts, reg, &mut arrays);
-    super::statics::static_tables(facts, reg, &mut arrays, &mut makers);
+    let mut makers = makers_and_checks(facts, (reg, &planned.checks), &mut arrays);
+    super::statics::static_tables(facts, (reg, &planned.statics), &mut arrays, &mut makers);
     super::hybrid::items(facts, reg, layout, nw, &mut makers);
     let nwl = usize_lit(nw);
     let masks = reg.masks.iter().map(|&fid| {
@@ -49,9 +52,9 @@ pub(super) fn tables(
         });
         quote!(static #name: Span = #span;)
     });
-    let value_masks = super::masks::items(facts, layout, nw, &reg.value_masks);
-    let filters = super::filters::items(facts, layout, &reg.filters, &mut arrays);
-    let prejoins = super::prejoin::items(facts, layout, &reg.prejoins, &mut arrays);
+    let value_masks = super::masks::items(facts, layout, nw, &planned.value_masks);
+    let filters = super::filters::items(facts, layout, &planned.filters, &mut arrays);
+    let prejoins = super::prejoin::items(facts, layout, &planned.prejoins, &mut arrays);
     let fluent_items = fluent_tables(facts, reg, layout, nw, &mut arrays);
     let init = {
         let mut words = vec![0u64; nw];
@@ -160,7 +163,11 @@ fn move_arrays(facts: &Facts, arrays: &mut Vec<DataArray>) -> Vec<TokenStream> {
 
 /// The term builders the code needs (`make_<f>`) and the static relations'
 /// checks, their tables added to `arrays`.
-fn makers_and_checks(facts: &Facts, reg: &Needs, arrays: &mut Vec<DataArray>) -> Vec<TokenStream> {
+fn makers_and_checks(
+    facts: &Facts,
+    (reg, checks): (&Needs, &BTreeSet<u32>),
+    arrays: &mut Vec<DataArray>,
+) -> Vec<TokenStream> {
     let u = &facts.universe;
     let mut makers = Vec::new();
     for &fid in &reg.made {
@@ -168,7 +175,7 @@ fn makers_and_checks(facts: &Facts, reg: &Needs, arrays: &mut Vec<DataArray>) ->
         makers.push(f);
         arrays.append(&mut tables);
     }
-    for &rel in &reg.checks {
+    for &rel in checks {
         let tuples = facts.statics[rel as usize].as_deref().unwrap_or_default();
         let (f, mut tables) = super::term_tables::static_check(
             &reg.names[rel as usize],

@@ -11,7 +11,7 @@
 
 use crate::rules::{CRule, Lit, Pat};
 
-use super::join_order::Adorn;
+use super::join_order::{adornment, argument_params, Adorn, Source, Step};
 
 /// A call's literal in common, its variables numbered by argument
 /// (`Var(i)` is argument `i`), and the adornment of the wider call it
@@ -24,6 +24,24 @@ pub struct Widening {
     pub args: Box<[Pat]>,
     /// The call's arguments and those the literal binds.
     pub wider: Adorn,
+}
+
+impl Widening {
+    /// The steps of a call of `arity` arguments, those of `adorn` bound,
+    /// answered through this widening: its arguments, numbered as
+    /// variables (`Var(i)` is argument `i`), then the literal.
+    pub fn steps(&self, arity: usize, adorn: Adorn, source: Source) -> Vec<Step> {
+        let mut steps = argument_params(arity, adorn);
+        let bound: Vec<bool> = (0..arity).map(|i| adorn >> i & 1 == 1).collect();
+        steps.push(Step::Lit {
+            source,
+            rel: self.rel,
+            args: self.args.clone(),
+            negated: false,
+            bound: adornment(&self.args, &bound),
+        });
+        steps
+    }
 }
 
 /// For a call of the relation of `rules` (`arity` arguments, those of

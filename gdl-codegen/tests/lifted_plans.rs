@@ -189,6 +189,35 @@ fn hybrid_plan_compiles_line_ground() {
     insta::assert_snapshot!("hybrid_code", game.code(planned, "LiftedHybrid"));
 }
 
+/// `far/5`, about a million tuples, would print five million numbers of
+/// tables, over the code-size budget: its tables are built at run time
+/// from its rule, and the module stays small (the code before this budget
+/// was 19 MB). The module builds and replays in
+/// [`an_edited_memo_prints_builds_and_replays`].
+#[test]
+fn a_huge_static_relation_is_built_at_run_time() {
+    let game = Game::fixture("lifted_big_static", Budget::default());
+    let planned = game.plan();
+    let summary = planned.summary();
+    assert!(
+        summary.contains("static tables built at run time, over the code-size budget: far_5 ("),
+        "{summary}"
+    );
+    let built = &planned.plan.tables.run_time;
+    assert_eq!(built.len(), 1);
+    assert!(built[0].numbers > 4_000_000, "{} numbers", built[0].numbers);
+    let code = game.code(planned, "BigStatic");
+    assert!(code.len() < 200_000, "{} bytes", code.len());
+    assert!(
+        code.contains("static ROWS_FAR_5: ::std::sync::LazyLock<"),
+        "{code}"
+    );
+    assert!(
+        code.contains("fn rows_far_5() -> ::std::vec::Vec<[u32; 5]>"),
+        "{code}"
+    );
+}
+
 /// The function of relation `name` with adornment `adorn` in `plan`, to
 /// edit.
 fn function_mut<'p>(plan: &'p mut LiftedPlan, name: &str, adorn: u32) -> &'p mut FnPlan {
@@ -235,7 +264,8 @@ fn relation_methods(code: &str) -> Vec<&str> {
 /// memo and every other relation's function as before; its code builds
 /// and replays GGP-Base's trace of the game and seeded random matches as
 /// the interpreter plays them, and so does the code of the three fixtures
-/// above (built in the same crate), and that of two of them with the
+/// above and of the one with a static relation of a million tuples (built
+/// in the same crate), and that of two of them with the
 /// tables of their scans taken out of their plans (no filter, static join
 /// or value mask: the printer prints the scans the plan gives).
 ///
@@ -290,6 +320,7 @@ fn an_edited_memo_prints_builds_and_replays() {
         Game::fixture("lifted_recursive", Budget::default()),
         Game::fixture("lifted_deferred", small_budget()),
         Game::fixture("lifted_hybrid", Budget::default()),
+        Game::fixture("lifted_big_static", Budget::default()),
     ];
     let mut modules = vec![Module::new(0, "TicTacToe", after)];
     let mut games = vec![&ttt];
@@ -301,7 +332,11 @@ fn an_edited_memo_prints_builds_and_replays() {
     // The fixtures whose scans read a static join and a filter, with every
     // scan's tables taken out of their plans: plain scans, printed and
     // replayed as well.
-    for (k, game) in fixtures.iter().enumerate().filter(|(k, _)| *k != 1) {
+    for (k, game) in fixtures
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| [0, 2].contains(k))
+    {
         let mut planned = game.plan();
         let before = game.code(game.plan(), "Plain");
         let (filters, joins) = without_scan_tables(&mut planned.plan);

@@ -33,7 +33,7 @@ pub use keyed::Keyed;
 pub use moves::{push_moves_of_bits, random_move_of_bits, sort_moves};
 pub use scan::{bit_set, or_bits_in, set_bits_filtered, set_bits_in, Bits, SetBits};
 pub use shared::overwrite;
-pub use sorted::{contains, rows};
+pub use sorted::{contains, reordered, rows};
 pub use span::{ranked_span, value_span, value_spans, Span};
 pub use terms::{TermStore, MAX_RUN_TIME_TERMS};
 

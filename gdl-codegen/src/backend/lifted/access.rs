@@ -20,6 +20,7 @@ use super::join_order::{Adorn, Source, Step, EXISTS};
 use super::plan::{Bodies, Item, LegalPlan, LiftedPlan, RulePlan, Shape};
 use super::prejoin::{self, Column, Prejoin};
 use super::relations::Relations;
+use super::run_time_tables::RunTimeTable;
 use super::state_layout::Layout;
 use crate::rules::Pat;
 
@@ -50,6 +51,9 @@ pub struct TablePlan {
     /// The state's layout, which groups the fluents the value masks
     /// select.
     pub layout: Layout,
+    /// The static relations computed at run time, their tables over the
+    /// code-size budget (see [`super::run_time_tables`]).
+    pub run_time: Vec<RunTimeTable>,
     filter_ids: FxHashMap<Filter, usize>,
     prejoin_ids: FxHashMap<Prejoin, usize>,
     mode: Mode,
@@ -110,6 +114,18 @@ impl BodyAccess {
 pub fn plan_tables(plan: &mut LiftedPlan, facts: &Facts) {
     plan.tables = TablePlan::default();
     walk(plan, facts, Mode::Decide);
+}
+
+/// Adds to `plan` the static relations computed at run time, with their
+/// rules' plans, and the tables those read.
+pub fn add_run_time_tables(plan: &mut LiftedPlan, built: Vec<RunTimeTable>) {
+    let rels = plan.rels.clone();
+    let t = &mut plan.tables;
+    t.mode = Mode::Decide;
+    for mut b in built {
+        (b.rules.iter_mut()).for_each(|r| t.rule(&rels, r, &[]));
+        t.run_time.push(b);
+    }
 }
 
 /// The static tables and value masks of `plan`'s bodies read again from

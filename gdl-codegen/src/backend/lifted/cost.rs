@@ -297,6 +297,20 @@ pub const CALL_WORK: u64 = 1 << 16;
 
 // ---- Static tables (statics) -------------------------------------------
 
+/// Most numbers the static tables of a lifted module may print (each
+/// table's rows sorted by its bound columns, and the tuples `in_<rel>`
+/// tests): above it, the largest relations that can be are built at run
+/// time on first use from their rules ([`super::run_time_tables`]), and a
+/// module that would still print more is refused with the relations
+/// named. rustc takes its time over constant data: an array of 2 M
+/// numbers, 16 a line as modules print them, took 22 s and 1.0 GB to
+/// build (`rustc -O`, this machine loaded by other builds); a game
+/// outside the corpus printed 32.7 M and took minutes at 6.5 GB.
+///
+/// The budget itself is unmeasured: no corpus game prints static tables near it
+/// (their largest modules are term tables).
+pub const MAX_STATIC_NUMBERS: usize = 1 << 20;
+
 /// Most cells of a directory printed at compile time (`fixed_index`, in [`super::statics`]), and
 /// most values one of its rank tables spans: beyond either, the table's
 /// directory is built at run time ([`gdl_runtime::lifted::Keyed`]).

@@ -57,6 +57,7 @@ mod queries;
 mod recursion;
 pub mod relations;
 mod rule_bodies;
+pub mod run_time_tables;
 pub mod sample;
 pub mod state_layout;
 pub mod statics;
@@ -87,6 +88,9 @@ pub enum LiftedError {
     BadRuntimePath(String),
     /// The generated code did not parse (a bug).
     Internal(String),
+    /// The static tables would print more than the code-size budget, and
+    /// the largest cannot be computed at run time instead.
+    TablesOverBudget(run_time_tables::OverBudget),
 }
 
 impl fmt::Display for LiftedError {
@@ -95,6 +99,21 @@ impl fmt::Display for LiftedError {
             LiftedError::Domains(e) => write!(f, "lifted back end: {e}"),
             LiftedError::BadRuntimePath(p) => write!(f, "`{p}` is not a Rust path"),
             LiftedError::Internal(e) => write!(f, "internal error in the lifted back end: {e}"),
+            LiftedError::TablesOverBudget(o) => {
+                let largest: Vec<String> = (o.largest.iter())
+                    .map(|(name, n)| format!("`{name}` ({n})"))
+                    .collect();
+                write!(
+                    f,
+                    "lifted back end: the static tables would print {} numbers, over the code-size budget of {} \
+                     (rustc takes about ten seconds a million); the largest, {}, cannot be computed at run time \
+                     instead (given by facts, or read from a relation computed at run time); \
+                     hint: `--backend ground` compiles the game if it grounds",
+                    o.numbers,
+                    cost::MAX_STATIC_NUMBERS,
+                    largest.join(", ")
+                )
+            }
         }
     }
 }
@@ -124,7 +143,8 @@ pub fn plan(program: &Program, budget: &Budget) -> Result<Planned, LiftedError> 
     let program = flatten::flatten(program).into_owned();
     let facts = Facts::compute(&program, budget).map_err(LiftedError::Domains)?;
     let fixed = queries::fixed_legal_moves(&program, &facts);
-    let plan = planner::plan(&program, &facts, fixed.is_none());
+    let plan =
+        planner::plan(&program, &facts, fixed.is_none()).map_err(LiftedError::TablesOverBudget)?;
     Ok(Planned {
         plan,
         program,
@@ -461,7 +481,7 @@ mod tests {
         // the module is printed once, from the last, each planned function
         // defined once, and nothing else.
         let (program, facts) = program_and_facts(THREATS);
-        let plan = planner::plan(&program, &facts, true);
+        let plan = planner::plan(&program, &facts, true).expect("within the budgets");
         assert!(plan.settled && plan.rounds >= 2, "{} rounds", plan.rounds);
         assert!(!plan.whole.is_empty());
         let names: Vec<String> = (plan.items.iter())
@@ -508,7 +528,7 @@ mod tests {
         let rt: syn::Path = syn::parse_str("::gdl_runtime").unwrap();
         let opts = crate::backend::common::EmitOptions::default();
         let fixed = queries::fixed_legal_moves(program, facts);
-        let plan = planner::plan(program, facts, fixed.is_none());
+        let plan = planner::plan(program, facts, fixed.is_none()).expect("within the budgets");
         let module = module::print(facts, &plan, &opts, &rt, fixed);
         let code = module.items.to_string().replace(' ', "");
         (module, code)

@@ -41,6 +41,7 @@ pub fn print(
     let legal_sink = fixed.is_none().then_some(sink);
     let queries = queries(&plan.queries, legal_sink, &mut reg, rt);
     let (fns, mut fields) = relation_fns(facts, &mut reg, plan);
+    let run_time_rows = super::run_time_tables::items(&mut reg, &plan.tables, rt);
     fields.of_state.push(quote! {
         #[doc = " A buffer for the goal value terms of a role."]
         pool_values: ::std::vec::Vec<u32>
@@ -81,6 +82,7 @@ pub fn print(
         items: quote! {
             #items
             #consts
+            #run_time_rows
             #move_of
             #key_items
             #ev

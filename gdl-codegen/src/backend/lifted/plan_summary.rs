@@ -53,6 +53,19 @@ impl LiftedPlan {
             t.value_masks.len(),
             t.refused
         );
+        if !t.run_time.is_empty() {
+            let built: Vec<String> = (t.run_time.iter())
+                .map(|b| format!("{} ({} numbers)", n.rels.names[b.rel as usize], b.numbers))
+                .collect();
+            let _ = writeln!(
+                out,
+                "static tables built at run time, over the code-size budget: {}",
+                built.join(", ")
+            );
+            for b in &t.run_time {
+                b.rules.iter().for_each(|r| rule(&n, r, &mut out));
+            }
+        }
         self.query_lines(&n, &mut out);
         for item in &self.items {
             match item {

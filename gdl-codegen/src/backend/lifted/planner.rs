@@ -28,12 +28,13 @@ use super::plan::{
     Bodies, ClosurePlan, CompPlan, Fallback, FnPlan, Item, LegalPlan, LiftedPlan, Memo, QueryLit,
     QueryPlans, RulePlan, Shape,
 };
+use super::run_time_tables::{self, OverBudget, RunTimeTable};
 use crate::front::ir::{Keyword, Program};
 use crate::rules::{CRule, Pat};
 
 /// Plans the module of `facts`; `legal` says whether `legal`'s query is
 /// printed (its moves are not fixed at compile time).
-pub fn plan(program: &Program, facts: &Facts, legal: bool) -> LiftedPlan {
+pub fn plan(program: &Program, facts: &Facts, legal: bool) -> Result<LiftedPlan, OverBudget> {
     let (mut whole, mut once) = (Whole::default(), FxHashSet::default());
     let mut round = 1;
     loop {
@@ -62,7 +63,9 @@ pub fn plan(program: &Program, facts: &Facts, legal: bool) -> LiftedPlan {
                 tables: Default::default(),
             };
             super::access::plan_tables(&mut plan, facts);
-            return plan;
+            let built = r.run_time_tables(&plan)?;
+            super::access::add_run_time_tables(&mut plan, built);
+            return Ok(plan);
         }
         (whole, once, round) = (next_whole, next_once, round + 1);
     }
@@ -211,6 +214,24 @@ impl<'f> Round<'f> {
             costs,
             access: Default::default(),
         }
+    }
+
+    /// The static relations of `plan` to compute at run time (see
+    /// [`super::run_time_tables`]), their rules planned with nothing bound.
+    fn run_time_tables(&mut self, plan: &LiftedPlan) -> Result<Vec<RunTimeTable>, OverBudget> {
+        let numbers = run_time_tables::static_numbers(plan, self.facts);
+        let chosen = run_time_tables::choose(plan, self.facts)?;
+        let facts = self.facts;
+        Ok((chosen.into_iter())
+            .map(|rel| RunTimeTable {
+                rel,
+                rules: (facts.rules.iter())
+                    .filter(|r| r.head_rel == rel)
+                    .map(|r| self.rule(Node::State, r.clone(), 0))
+                    .collect(),
+                numbers: numbers.get(&rel).copied().unwrap_or(0),
+            })
+            .collect())
     }
 
     /// The plan of `rule` called with `adorn` from `from`.

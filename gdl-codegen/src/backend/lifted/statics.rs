@@ -7,10 +7,8 @@ use super::cost::{MAX_FIXED_CELLS, MAX_FIXED_RANKS};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use std::collections::BTreeSet;
-
+use super::access::TablePlan;
 use super::facts::Facts;
-use super::join_order::Adorn;
 use super::module::usize_lit;
 use super::needs::Needs;
 use super::static_table_name;
@@ -22,12 +20,16 @@ use crate::backend::common::format::DataArray;
 /// `makers` when some column is bound.
 pub fn static_tables(
     facts: &Facts,
-    (reg, statics): (&Needs, &BTreeSet<(u32, Adorn)>),
+    (reg, planned): (&Needs, &TablePlan),
     arrays: &mut Vec<DataArray>,
     makers: &mut Vec<TokenStream>,
 ) {
-    for &(rel, bound) in statics {
+    for &(rel, bound) in &planned.statics {
         let arity = reg.arity[rel as usize];
+        if planned.run_time.iter().any(|t| t.rel == rel) {
+            // Built at run time (see [`super::run_time_tables`]).
+            continue;
+        }
         let order: Vec<usize> = (0..arity)
             .filter(|i| bound >> i & 1 == 1)
             .chain((0..arity).filter(|i| bound >> i & 1 == 0))

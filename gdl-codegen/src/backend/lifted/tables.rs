@@ -5,8 +5,6 @@ use super::cost::MAX_GOAL_SPAN;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use std::collections::BTreeSet;
-
 use super::access::TablePlan;
 use super::facts::{Facts, Universe};
 use super::mask_name;
@@ -41,8 +39,8 @@ pub(super) fn tables(
     let nr = facts.roles.len();
     let move_refs = move_arrays(facts, &mut arrays);
     let goal_value = goal_values(u, &mut arrays);
-    let mut makers = makers_and_checks(facts, (reg, &planned.checks), &mut arrays);
-    super::statics::static_tables(facts, (reg, &planned.statics), &mut arrays, &mut makers);
+    let mut makers = makers_and_checks(facts, (reg, planned), &mut arrays);
+    super::statics::static_tables(facts, (reg, planned), &mut arrays, &mut makers);
     super::hybrid::items(facts, reg, layout, nw, &mut makers);
     let nwl = usize_lit(nw);
     let masks = reg.masks.iter().map(|&fid| {
@@ -165,7 +163,7 @@ fn move_arrays(facts: &Facts, arrays: &mut Vec<DataArray>) -> Vec<TokenStream> {
 /// checks, their tables added to `arrays`.
 fn makers_and_checks(
     facts: &Facts,
-    (reg, checks): (&Needs, &BTreeSet<u32>),
+    (reg, planned): (&Needs, &TablePlan),
     arrays: &mut Vec<DataArray>,
 ) -> Vec<TokenStream> {
     let u = &facts.universe;
@@ -175,7 +173,11 @@ fn makers_and_checks(
         makers.push(f);
         arrays.append(&mut tables);
     }
-    for &rel in checks {
+    for &rel in &planned.checks {
+        if planned.run_time.iter().any(|t| t.rel == rel) {
+            // Built at run time (see [`super::run_time_tables`]).
+            continue;
+        }
         let tuples = facts.statics[rel as usize].as_deref().unwrap_or_default();
         let (f, mut tables) = super::term_tables::static_check(
             &reg.names[rel as usize],

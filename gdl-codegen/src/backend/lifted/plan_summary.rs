@@ -43,15 +43,22 @@ impl LiftedPlan {
         );
         self.facts_lines(&n, &mut out);
         let t = &self.tables;
+        let built: usize = t.run_time.iter().map(|b| b.numbers).sum();
+        let all: usize = super::run_time_tables::static_numbers(self, facts)
+            .values()
+            .sum();
+        let printed = all - built;
         let _ = writeln!(
             out,
-            "tables: {} filters ({} words), {} static joins ({} numbers), {} value masks; {} refused over their budgets",
+            "tables: {} filters ({} words), {} static joins ({} numbers), {} value masks; {} refused over their budgets; static tables of {} numbers (budget {})",
             t.filters.len(),
             t.filter_words,
             t.prejoins.len(),
             t.prejoin_words,
             t.value_masks.len(),
-            t.refused
+            t.refused,
+            printed,
+            super::cost::MAX_STATIC_NUMBERS
         );
         if !t.run_time.is_empty() {
             let built: Vec<String> = (t.run_time.iter())

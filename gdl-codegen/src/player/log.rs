@@ -46,6 +46,9 @@ pub struct MatchLog {
     worst_margin: Duration,
     late: u32,
     reasoners: Vec<String>,
+    /// Turns replied to but not yet logged (their margin is measured once
+    /// the reply is sent).
+    pending: u32,
 }
 
 impl MatchLog {
@@ -77,6 +80,7 @@ impl MatchLog {
             worst_margin: Duration::ZERO,
             late: 0,
             reasoners: Vec::new(),
+            pending: 0,
         }
     }
 
@@ -88,8 +92,20 @@ impl MatchLog {
         }
     }
 
+    /// Counts a turn whose reply is on its way, to be logged by
+    /// [`MatchLog::turn`].
+    pub fn expect_turn(&mut self) {
+        self.pending += 1;
+    }
+
+    /// Whether every turn replied to has been logged.
+    pub fn settled(&self) -> bool {
+        self.pending == 0
+    }
+
     /// Logs a turn.
     pub fn turn(&mut self, r: &TurnRecord) {
+        self.pending = self.pending.saturating_sub(1);
         let late = r.time_used > r.clock;
         self.turns += u32::from(r.turn > 0);
         self.simulations += r.simulations;

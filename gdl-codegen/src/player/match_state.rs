@@ -357,6 +357,8 @@ impl Player {
             }
             None => (Vec::new(), Vec::new()),
         };
+        drop(guard);
+        wait_for_turn_logs(&m.log);
         lock(&m.log).summary(how, &roles, &goals);
         Reply::text(reply.to_owned())
     }
@@ -369,6 +371,15 @@ impl Player {
         record.time_used = sent.saturating_duration_since(turn.received);
         lock(&self.margin).record(record.margin);
         lock(&turn.log).turn(&record);
+    }
+}
+
+/// Waits a little for the last turn's line, written just after its reply
+/// was sent, so that the summary comes last in the log.
+fn wait_for_turn_logs(log: &Mutex<MatchLog>) {
+    let until = Instant::now() + Duration::from_millis(200);
+    while !lock(log).settled() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 
@@ -414,6 +425,7 @@ fn search_turn(
     if let Some(why) = play.engine.failure() {
         lock(log).note(&format!("{} gave up: {why}", play.engine.reasoner()));
     }
+    lock(log).expect_turn();
     let reply = match reply {
         Some(r) => r.to_owned(),
         None => play.engine.best_move(role).unwrap_or_default(),

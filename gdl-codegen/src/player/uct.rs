@@ -21,6 +21,13 @@ use rustc_hash::{FxHashMap, FxHasher};
 /// spread over the whole range.
 const EXPLORATION: f64 = 0.4;
 
+/// At a node where several roles choose at once, the chance that a role
+/// picks a move at random instead of by UCB1. Without it the roles of a
+/// symmetric game hold identical statistics, choose in lockstep and never
+/// try the joint moves where they differ (decoupled UCT's known flaw; the
+/// ε-greedy mix is the usual cure).
+const SIMULTANEOUS_EPSILON: f64 = 0.1;
+
 /// Steps after which a playout or a descent is cut (GDL games end, but a
 /// buggy one or a cycle of transpositions must not hang a thread).
 const MAX_STEPS: usize = 5_000;
@@ -304,11 +311,20 @@ impl<S: Clone + Eq + Hash> Tree<S> {
     fn select(&mut self, node: u32, roles: usize, s: &mut Scratch) -> u64 {
         s.joint.clear();
         let mut key = 0u64;
+        let choosers = self.nodes[node as usize]
+            .stats
+            .iter()
+            .filter(|st| st.len() > 1)
+            .count();
         for role in 0..roles {
             let n = &self.nodes[node as usize];
             let stats = &n.stats[role];
             let pick = if stats.len() == 1 {
                 0
+            } else if choosers > 1
+                && self.rng.below(1 << 20) < (SIMULTANEOUS_EPSILON * f64::from(1 << 20)) as usize
+            {
+                self.rng.below(stats.len())
             } else {
                 let untried = stats.iter().filter(|st| st.visits == 0).count();
                 if untried > 0 {

@@ -178,53 +178,19 @@ impl Player {
         clocks: (Duration, Duration),
         received: Instant,
     ) -> Reply {
-        let (start_clock, play_clock) = clocks;
+        // The engine's lock is held until it is in place: a PLAY that comes
+        // early waits for it instead of finding no engine.
         let slot = Arc::new(Mutex::new(None));
         let mut guard = lock(&slot);
         let stop = Arc::new(AtomicBool::new(false));
-        let log = Arc::new(Mutex::new(MatchLog::open(
-            self.config.log_dir.as_deref(),
-            id,
-        )));
-        {
-            let mut current = lock(&self.current);
-            if let Some(m) = current.as_ref() {
-                if !m.vanished(received, self.config.vanish_grace) {
-                    return Reply::text("busy".to_owned());
-                }
-                m.stop.store(true, Ordering::Relaxed);
-                lock(&m.log).note(&format!(
-                    "dropped: silent since a message {:.1} s ago",
-                    m.last_heard.elapsed().as_secs_f64()
-                ));
-            }
-            *current = Some(Match {
-                id: id.to_owned(),
-                role: 0,
-                play_clock,
-                last_heard: received,
-                last_clock: start_clock,
-                turn: 0,
-                stop: stop.clone(),
-                play: slot.clone(),
-                log: log.clone(),
-            });
-        }
+        let Some(log) = self.reserve(id, clocks, received, &slot, &stop) else {
+            return Reply::text("busy".to_owned());
+        };
         let reserve = lock(&self.margin).reserve();
-        let stop_at = (received + start_clock)
+        let stop_at = (received + clocks.0)
             .checked_sub(reserve)
             .unwrap_or(received);
-        let prepared = reasoners::check(rules).and_then(|fe| {
-            reasoners::prepare(fe, self.config.reasoner, self.config.search, stop_at)
-        });
-        let prepared = prepared.and_then(|p| match p.now.role_index(role) {
-            Some(r) => Ok((p, r)),
-            None => Err(format!(
-                "no role {role} in the rules (roles: {})",
-                p.now.role_names().join(" ")
-            )),
-        });
-        let (prepared, role_index) = match prepared {
+        let (prepared, role_index) = match self.engine_for(rules, role, stop_at) {
             Ok(p) => p,
             Err(e) => {
                 self.forget(id, &stop);
@@ -242,18 +208,66 @@ impl Player {
             later: prepared.later,
             history: Vec::new(),
         });
-        let turn = search_turn(
-            play,
-            role_index,
-            0,
-            Some("ready"),
-            (received, start_clock, reserve),
-            &stop,
-            &log,
-        );
+        let timing = (received, clocks.0, reserve);
+        let turn = search_turn(play, role_index, 0, Some("ready"), timing, &stop, &log);
         Reply {
             body: "ready".to_owned(),
             turn: Some(turn),
+        }
+    }
+
+    /// Makes match `id` the current one, unless another is on and has not
+    /// vanished (`None`: busy); its log.
+    fn reserve(
+        &self,
+        id: &str,
+        (start_clock, play_clock): (Duration, Duration),
+        received: Instant,
+        slot: &Arc<Mutex<Option<Play>>>,
+        stop: &Arc<AtomicBool>,
+    ) -> Option<Arc<Mutex<MatchLog>>> {
+        let mut current = lock(&self.current);
+        if let Some(m) = current.as_ref() {
+            if !m.vanished(received, self.config.vanish_grace) {
+                return None;
+            }
+            m.stop.store(true, Ordering::Relaxed);
+            let silent = m.last_heard.elapsed().as_secs_f64();
+            lock(&m.log).note(&format!("dropped: silent for {silent:.1} s"));
+        }
+        let log = MatchLog::open(self.config.log_dir.as_deref(), id);
+        let log = Arc::new(Mutex::new(log));
+        *current = Some(Match {
+            id: id.to_owned(),
+            role: 0,
+            play_clock,
+            last_heard: received,
+            last_clock: start_clock,
+            turn: 0,
+            stop: stop.clone(),
+            play: slot.clone(),
+            log: log.clone(),
+        });
+        Some(log)
+    }
+
+    /// Checks the rules and prepares an engine by `deadline`; the index of
+    /// `role` in it.
+    fn engine_for(
+        &self,
+        rules: &str,
+        role: &str,
+        deadline: Instant,
+    ) -> Result<(reasoners::Prepared, usize), String> {
+        let fe = reasoners::check(rules)?;
+        let config = &self.config;
+        let prepared = reasoners::prepare(fe, config.reasoner, config.search, deadline)?;
+        match prepared.now.role_index(role) {
+            Some(r) => Ok((prepared, r)),
+            None => Err(format!(
+                "no role {role} in the rules (roles: {})",
+                prepared.now.role_names().join(" ")
+            )),
         }
     }
 
@@ -321,46 +335,19 @@ impl Player {
     fn finish(&self, id: &str, moves: Option<Vec<String>>, how: &str, received: Instant) -> Reply {
         let m = {
             let mut current = lock(&self.current);
-            if !current
-                .as_ref()
-                .is_some_and(|m| m.id.eq_ignore_ascii_case(id))
-            {
-                return Self::unknown(id, current.as_ref());
+            match current.take_if(|m| m.id.eq_ignore_ascii_case(id)) {
+                Some(m) => m,
+                None => return Self::unknown(id, current.as_ref()),
             }
-            current.take()
-        };
-        let Some(m) = m else {
-            return Reply::text(protocol::error_reply("no match"));
         };
         m.stop.store(true, Ordering::Relaxed);
-        let reply = if how == "stop" { "done" } else { "aborted" };
         // Wait for the search to end only as long as the margin allows: an
         // ABORT is answered at once whatever the engine is doing.
         let deadline = received + lock(&self.margin).reserve();
-        let mut guard = loop {
-            if let Ok(g) = m.play.try_lock() {
-                break Some(g);
-            }
-            if Instant::now() > deadline {
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        };
-        let (roles, goals) = match guard.as_mut().and_then(|g| g.as_mut()) {
-            Some(play) => {
-                if let Some(joint) = moves {
-                    if let Err(e) = play.engine.advance(&joint) {
-                        lock(&m.log).note(&format!("cannot play the last moves: {e}"));
-                    }
-                }
-                (play.engine.role_names(), play.engine.goals())
-            }
-            None => (Vec::new(), Vec::new()),
-        };
-        drop(guard);
+        let (roles, goals) = final_goals(&m, moves, deadline);
         wait_for_turn_logs(&m.log);
         lock(&m.log).summary(how, &roles, &goals);
-        Reply::text(reply.to_owned())
+        Reply::text(if how == "stop" { "done" } else { "aborted" }.to_owned())
     }
 
     /// After a turn's reply was sent at `sent`: records the measured margin
@@ -372,6 +359,33 @@ impl Player {
         lock(&self.margin).record(record.margin);
         lock(&turn.log).turn(&record);
     }
+}
+
+/// The roles and goals after the last moves, if the engine is free
+/// before `deadline` (else none: the reply must not wait).
+fn final_goals(
+    m: &Match,
+    moves: Option<Vec<String>>,
+    deadline: Instant,
+) -> (Vec<String>, Vec<Option<u8>>) {
+    let mut guard = loop {
+        if let Ok(g) = m.play.try_lock() {
+            break g;
+        }
+        if Instant::now() > deadline {
+            return (Vec::new(), Vec::new());
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let Some(play) = guard.as_mut() else {
+        return (Vec::new(), Vec::new());
+    };
+    if let Some(joint) = moves {
+        if let Err(e) = play.engine.advance(&joint) {
+            lock(&m.log).note(&format!("cannot play the last moves: {e}"));
+        }
+    }
+    (play.engine.role_names(), play.engine.goals())
 }
 
 /// Waits a little for the last turn's line, written just after its reply

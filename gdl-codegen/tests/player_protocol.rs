@@ -283,3 +283,43 @@ fn an_unknown_match_id_gets_an_error_and_changes_nothing() {
     cell(&post(addr, "(PLAY m NIL)"));
     assert_eq!(post(addr, "(ABORT m)"), "aborted");
 }
+
+/// A start clock too short to wait for the propnet: the interpreter plays
+/// at once, and the propnet, built meanwhile, takes over at a later PLAY,
+/// the moves so far replayed on it (the seam compiled code will use).
+#[test]
+fn the_interpreter_plays_until_the_propnet_is_ready() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("player_protocol_switch");
+    let _ = std::fs::remove_dir_all(&dir);
+    let addr = server(Duration::from_secs(5), Some(&dir));
+    // 0.3 s is under the first margin (0.4 s): START replies at once.
+    let start_msg = format!("(START sw xplayer {} 0.3 1)", tictactoe());
+    assert_eq!(post(addr, &start_msg), "ready");
+    let first = post(addr, "(PLAY sw NIL)");
+    cell(&first);
+    for reply in [
+        format!("(PLAY sw ({first} noop))"),
+        "(PLAY sw (noop (mark 3 3)))".to_owned(),
+    ] {
+        post(addr, &reply);
+    }
+    assert_eq!(post(addr, "(ABORT sw)"), "aborted");
+    let log = std::fs::read_to_string(dir.join("sw.jsonl")).expect("the match log");
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let reasoner = |turn: u64| {
+        let line = lines
+            .iter()
+            .find(|l| l["turn"] == turn)
+            .expect("a turn line");
+        line["reasoner"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(reasoner(0), "interpreter", "{log}");
+    assert_eq!(reasoner(3), "propnet", "{log}");
+    assert!(
+        log.contains("switched from interpreter to propnet"),
+        "{log}"
+    );
+}

@@ -16,7 +16,8 @@
 #   default target/release/gdl-codegen, built if missing).
 #
 # Score: our mean goal (an undefined goal counts 50), with its 95% interval
-# (normal approximation, mean +- 1.96 sd / sqrt(n)).
+# (the wider of the normal approximation, mean +- 1.96 sd / sqrt(n), and
+# Wilson's interval on the score as a share of 100).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 results="$root/scripts/player-strength.tsv"
@@ -37,6 +38,14 @@ report() {
             var = n[k] > 1 ? (ss[k] - n[k] * m * m) / (n[k] - 1) : 0
             h = 1.96 * sqrt(var > 0 ? var : 0) / sqrt(n[k])
             lo = m - h < 0 ? 0 : m - h; hi = m + h > 100 ? 100 : m + h
+            # The normal interval collapses when every score is equal (20
+            # wins: 100-100); Wilson s interval on the score as a share of
+            # 100 does not, and the wider of the two is printed.
+            p = m / 100; z = 1.96; d = 1 + z * z / n[k]
+            c = (p + z * z / (2 * n[k])) / d
+            w = z * sqrt(p * (1 - p) / n[k] + z * z / (4 * n[k] * n[k])) / d
+            if (100 * (c - w) < lo) lo = 100 * (c - w)
+            if (100 * (c + w) > hi) hi = 100 * (c + w)
             g = f[2]; sub(/.*\//, "", g)
             printf "%-8s %-28s %-17s %-6s %3d %6.1f %7.1f-%-7.1f %12.0f %12s\n", substr(f[1], 1, 8), g, f[3], f[4], n[k], m, lo, hi, os[k] / n[k], tn[k] ? sprintf("%.0f", ts[k] / tn[k]) : "-"
         }

@@ -34,6 +34,8 @@
 //! - [`builder`]: the build-script API ([`Builder`]);
 //! - `expand`: the `gdl!` macro's input grammar and expansion (feature
 //!   `macro`; the `gdl-macro` crate is a few lines over it);
+//! - `player`: a GGP player over HTTP, UCT on any reasoner (feature
+//!   `player`, part of `cli`);
 //! - `host`: the build cache of compiled games, which runs cargo (feature
 //!   `host`);
 //! - [`scc`]: strongly connected components, the one graph algorithm every
@@ -55,6 +57,8 @@ pub mod front;
 pub mod ground;
 #[cfg(feature = "host")]
 pub mod host;
+#[cfg(feature = "player")]
+pub mod player;
 pub mod reasoner;
 pub mod rules;
 pub mod scc;

@@ -14,6 +14,7 @@ use gdl_codegen::front::{self, Frontend, Options};
 mod commands;
 mod emit_cmd;
 mod ground_cmd;
+mod serve_cmd;
 
 /// Compile General Game Playing (GDL) game descriptions into Rust, and check,
 /// play and replay them.
@@ -39,6 +40,8 @@ enum Command {
     Ground(ground_cmd::GroundArgs),
     /// Compile a game into a self-contained Rust module (also: `gdl-codegen GAME.kif`).
     Emit(emit_cmd::EmitArgs),
+    /// Play General Game Playing matches over HTTP (the GGP protocol).
+    Serve(serve_cmd::ServeArgs),
 }
 
 /// How to read a game file.
@@ -260,6 +263,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench(args),
         Command::Ground(args) => ground_cmd::run(args),
         Command::Emit(args) => emit_cmd::run(args),
+        Command::Serve(args) => serve_cmd::run(args),
     };
     ExitCode::from(code)
 }

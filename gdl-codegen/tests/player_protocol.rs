@@ -1,0 +1,325 @@
+//! The GGP player's protocol, case by case, through a scripted HTTP client
+//! against the server in-process: INFO and ABORT during a search, a PLAY
+//! that supersedes a late one, START during a match (`busy`) and after a
+//! vanished one, an unknown match id, rules that do not check, PREVIEW,
+//! upper-case messages.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use gdl_codegen::player::{serve, Player, PlayerConfig, Reasoner, SearchConfig};
+
+/// A player on a free port of the loopback, serving on its own thread.
+fn server(grace: Duration, log: Option<&Path>) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let addr = listener.local_addr().expect("its address");
+    let config = PlayerConfig {
+        reasoner: Reasoner::Auto,
+        search: SearchConfig {
+            threads: 1,
+            tree_bytes: 64 << 20,
+            seed: 1,
+        },
+        log_dir: log.map(Path::to_path_buf),
+        vanish_grace: grace,
+    };
+    let player = Arc::new(Player::new(config));
+    std::thread::spawn(move || serve(listener, player));
+    addr
+}
+
+/// POSTs `body` as GGP-Base does and reads the reply to the end of the
+/// stream (as Dresden's manager does): the player must close the
+/// connection, and its `Content-Length` must match.
+fn post(addr: SocketAddr, body: &str) -> String {
+    let mut s = TcpStream::connect(addr).expect("the player accepts");
+    write!(
+        s,
+        "POST / HTTP/1.0\r\nContent-Type: text/acl\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("the request is sent");
+    let mut text = String::new();
+    s.read_to_string(&mut text)
+        .expect("the reply is read to its end");
+    let (head, reply) = text.split_once("\r\n\r\n").expect("headers, then a body");
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("Content-Length: "))
+        .expect("a Content-Length header");
+    assert_eq!(length.parse::<usize>().unwrap(), reply.len(), "{text}");
+    reply.to_owned()
+}
+
+/// `post` on its own thread, with the time the reply arrived.
+fn post_later(addr: SocketAddr, body: String) -> JoinHandle<(String, Instant)> {
+    std::thread::spawn(move || {
+        let reply = post(addr, &body);
+        (reply, Instant::now())
+    })
+}
+
+/// The rules of GGP-Base's tic-tac-toe as a START carries them.
+fn tictactoe() -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/games/ggp-repository-base/ticTacToe.kif");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    format!("({text})")
+}
+
+fn start(id: &str, role: &str, start_clock: u32, play_clock: u32) -> String {
+    format!(
+        "(START {id} {role} {} {start_clock} {play_clock})",
+        tictactoe()
+    )
+}
+
+/// The cell of a `(mark i j)` reply (in the rules' case: an upper-case
+/// manager gets upper-case moves).
+fn cell(reply: &str) -> (u32, u32) {
+    let lower = reply.to_ascii_lowercase();
+    let inner = lower
+        .trim()
+        .strip_prefix("(mark ")
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("not a mark: {reply}"));
+    let mut it = inner.split_whitespace().map(|n| n.parse::<u32>().unwrap());
+    (it.next().unwrap(), it.next().unwrap())
+}
+
+#[test]
+fn info_preview_and_bad_messages() {
+    let addr = server(Duration::from_secs(5), None);
+    assert!(post(addr, "(INFO)").contains("(status available)"));
+    assert!(post(addr, "(info)").contains("(status available)"));
+    let preview = format!("(PREVIEW {} 5)", tictactoe());
+    assert_eq!(post(addr, &preview), "ready");
+    let reply = post(addr, "(preview ((role x) (<= (legal x a) (true y))) 5)");
+    assert!(reply.starts_with("error: "), "{reply}");
+    for bad in ["(FOO bar)", "(start", "", "(play)"] {
+        let reply = post(addr, bad);
+        assert!(reply.starts_with("error: "), "{bad:?}: {reply}");
+    }
+    assert!(
+        post(addr, "(INFO)").contains("available"),
+        "the server survived"
+    );
+}
+
+#[test]
+fn rules_that_do_not_check_are_refused_at_start() {
+    let addr = server(Duration::from_secs(5), None);
+    let reply = post(
+        addr,
+        "(START m xplayer ((role xplayer) (init (cell ?x))) 2 1)",
+    );
+    assert!(reply.starts_with("error: "), "{reply}");
+    assert!(reply.contains("not valid GDL"), "{reply}");
+    assert!(
+        post(addr, "(INFO)").contains("available"),
+        "no match was started"
+    );
+    let reply = post(addr, &start("m", "nobody", 1, 1));
+    assert!(reply.contains("no role nobody"), "{reply}");
+    assert!(post(addr, "(INFO)").contains("available"));
+}
+
+/// A match written in upper case as Dresden's manager writes it, from
+/// START to STOP, every reply in time, the log holding each turn and the
+/// summary.
+#[test]
+fn an_upper_case_match_is_played_and_logged() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("player_protocol_log");
+    let _ = std::fs::remove_dir_all(&dir);
+    let addr = server(Duration::from_secs(5), Some(&dir));
+    let start_msg = start("UPPER", "XPLAYER", 1, 1).to_ascii_uppercase();
+    let sent = Instant::now();
+    assert_eq!(post(addr, &start_msg), "ready");
+    assert!(
+        sent.elapsed() < Duration::from_secs(1),
+        "START answered in its clock"
+    );
+    let mut taken = Vec::new();
+    let mut last = "NIL".to_owned();
+    // Two rounds: no line of three yet, so every turn has moves to search.
+    for turn in 0..2 {
+        let sent = Instant::now();
+        let ours = post(addr, &format!("(PLAY UPPER {last})"));
+        assert!(
+            sent.elapsed() < Duration::from_secs(1),
+            "PLAY answered in its clock"
+        );
+        let mine = cell(&ours);
+        assert!(!taken.contains(&mine), "turn {turn}: {ours} is taken");
+        taken.push(mine);
+        let sent = Instant::now();
+        let reply = post(addr, &format!("(PLAY UPPER ({ours} NOOP))"));
+        assert!(reply.eq_ignore_ascii_case("noop"), "{reply}");
+        assert!(sent.elapsed() < Duration::from_secs(1));
+        let theirs = (1..=3)
+            .flat_map(|i| (1..=3).map(move |j| (i, j)))
+            .find(|c| !taken.contains(c))
+            .unwrap();
+        taken.push(theirs);
+        last = format!("(NOOP (MARK {} {}))", theirs.0, theirs.1);
+    }
+    assert_eq!(post(addr, &format!("(STOP UPPER {last})")), "done");
+    assert!(post(addr, "(INFO)").contains("available"));
+    let log = std::fs::read_to_string(dir.join("UPPER.jsonl")).expect("the match log");
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let turns = lines.iter().filter(|l| l.get("turn").is_some()).count();
+    assert_eq!(turns, 5, "START and four PLAYs:\n{log}");
+    for l in lines.iter().filter(|l| l.get("turn").is_some()) {
+        assert!(l["simulations"].as_u64().unwrap() > 0, "{l}");
+        assert_eq!(l["late"], false, "{l}");
+        assert!(l["margin_ms"].as_f64().is_some(), "{l}");
+    }
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["summary"], "stop", "{log}");
+    assert_eq!(summary["late_replies"], 0, "{log}");
+}
+
+/// INFO is answered while START searches, ABORT while PLAY searches; the
+/// aborted PLAY still gets its reply, and the player is free again.
+#[test]
+fn info_and_abort_during_a_search() {
+    let addr = server(Duration::from_secs(5), None);
+    let searching = post_later(addr, start("m", "xplayer", 3, 3));
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(post(addr, "(INFO)").contains("(status busy)"));
+    assert!(
+        !searching.is_finished(),
+        "INFO was answered during START's search"
+    );
+    assert_eq!(searching.join().unwrap().0, "ready");
+
+    let sent = Instant::now();
+    let searching = post_later(addr, "(PLAY m NIL)".to_owned());
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(post(addr, "(ABORT m)"), "aborted");
+    let (reply, at) = searching.join().unwrap();
+    cell(&reply);
+    assert!(
+        at - sent < Duration::from_secs(3),
+        "the aborted PLAY answered in its clock"
+    );
+    assert!(post(addr, "(INFO)").contains("available"));
+    assert_eq!(
+        post(addr, &start("n", "oplayer", 1, 1)),
+        "ready",
+        "a new match starts"
+    );
+}
+
+/// A PLAY arriving while the previous one still searches (the manager gave
+/// up on it) stops that search at once and is answered in the new state.
+#[test]
+fn a_new_play_supersedes_a_late_one() {
+    let addr = server(Duration::from_secs(5), None);
+    assert_eq!(post(addr, &start("m", "oplayer", 1, 4)), "ready");
+    let first_sent = Instant::now();
+    let late = post_later(addr, "(PLAY m NIL)".to_owned());
+    std::thread::sleep(Duration::from_millis(300));
+    let reply = post(addr, "(PLAY m ((mark 1 1) noop))");
+    assert_ne!(
+        cell(&reply),
+        (1, 1),
+        "answered in the state after (mark 1 1)"
+    );
+    let (late_reply, late_at) = late.join().unwrap();
+    assert_eq!(late_reply, "noop");
+    assert!(
+        late_at - first_sent < Duration::from_secs(2),
+        "the superseded search stopped when the new PLAY came, not at its clock"
+    );
+}
+
+#[test]
+fn start_during_a_match_is_busy_and_after_a_vanished_one_ready() {
+    let addr = server(Duration::from_millis(200), None);
+    assert_eq!(post(addr, &start("first", "xplayer", 1, 1)), "ready");
+    assert_eq!(post(addr, &start("second", "xplayer", 1, 1)), "busy");
+    // Silent for its clock and the grace: the first match's manager is gone.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(post(addr, "(INFO)").contains("available"));
+    assert_eq!(post(addr, &start("second", "xplayer", 1, 1)), "ready");
+    let reply = post(addr, "(PLAY first NIL)");
+    assert!(
+        reply.starts_with("error: unknown match id first"),
+        "{reply}"
+    );
+    cell(&post(addr, "(PLAY second NIL)"));
+}
+
+#[test]
+fn an_unknown_match_id_gets_an_error_and_changes_nothing() {
+    let addr = server(Duration::from_secs(5), None);
+    let reply = post(addr, "(PLAY nomatch NIL)");
+    assert!(
+        reply.starts_with("error: unknown match id nomatch; no match is on"),
+        "{reply}"
+    );
+    assert_eq!(post(addr, &start("m", "xplayer", 1, 1)), "ready");
+    for msg in [
+        "(PLAY other NIL)",
+        "(STOP other (noop noop))",
+        "(ABORT other)",
+    ] {
+        let reply = post(addr, msg);
+        assert!(
+            reply.starts_with("error: unknown match id other; the match on is m"),
+            "{msg}: {reply}"
+        );
+    }
+    assert!(post(addr, "(INFO)").contains("busy"));
+    cell(&post(addr, "(PLAY m NIL)"));
+    assert_eq!(post(addr, "(ABORT m)"), "aborted");
+}
+
+/// A start clock too short to wait for the propnet: the interpreter plays
+/// at once, and the propnet, built meanwhile, takes over at a later PLAY,
+/// the moves so far replayed on it (the seam compiled code will use).
+#[test]
+fn the_interpreter_plays_until_the_propnet_is_ready() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("player_protocol_switch");
+    let _ = std::fs::remove_dir_all(&dir);
+    let addr = server(Duration::from_secs(5), Some(&dir));
+    // 0.3 s is under the first margin (0.4 s): START replies at once.
+    let start_msg = format!("(START sw xplayer {} 0.3 1)", tictactoe());
+    assert_eq!(post(addr, &start_msg), "ready");
+    let first = post(addr, "(PLAY sw NIL)");
+    cell(&first);
+    for reply in [
+        format!("(PLAY sw ({first} noop))"),
+        "(PLAY sw (noop (mark 3 3)))".to_owned(),
+    ] {
+        post(addr, &reply);
+    }
+    assert_eq!(post(addr, "(ABORT sw)"), "aborted");
+    let log = std::fs::read_to_string(dir.join("sw.jsonl")).expect("the match log");
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let reasoner = |turn: u64| {
+        let line = lines
+            .iter()
+            .find(|l| l["turn"] == turn)
+            .expect("a turn line");
+        line["reasoner"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(reasoner(0), "interpreter", "{log}");
+    assert_eq!(reasoner(3), "propnet", "{log}");
+    assert!(
+        log.contains("switched from interpreter to propnet"),
+        "{log}"
+    );
+}

@@ -105,9 +105,9 @@ impl fmt::Display for LiftedError {
                     .collect();
                 write!(
                     f,
-                    "lifted back end: the static tables would print {} numbers, over the code-size budget of {} \
+                    "lifted back end: the static tables would print {} numbers, over the most a module may print, {} \
                      (rustc takes about ten seconds a million); the largest, {}, cannot be computed at run time \
-                     instead (given by facts, or read from a relation computed at run time); \
+                     instead (recursive, given by facts, or read from a relation computed at run time); \
                      hint: `--backend ground` compiles the game if it grounds",
                     o.numbers,
                     cost::MAX_STATIC_NUMBERS,

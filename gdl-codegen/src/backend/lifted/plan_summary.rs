@@ -58,7 +58,7 @@ impl LiftedPlan {
             t.value_masks.len(),
             t.refused,
             printed,
-            super::cost::MAX_STATIC_NUMBERS
+            super::cost::STATIC_NUMBERS_BUDGET
         );
         if !t.run_time.is_empty() {
             let built: Vec<String> = (t.run_time.iter())

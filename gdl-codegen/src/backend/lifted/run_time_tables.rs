@@ -1,5 +1,5 @@
 //! Static tables built at run time: the code-size budget of the static
-//! tables ([`cost::MAX_STATIC_NUMBERS`]).
+//! tables ([`cost::STATIC_NUMBERS_BUDGET`], [`cost::MAX_STATIC_NUMBERS`]).
 //!
 //! A static relation is a constant table of the generated module, one per
 //! pattern of bound arguments its readers look it up by. A relation of
@@ -9,8 +9,10 @@
 //! the largest relations whose rules read only printed static tables are
 //! computed from those rules the first time they are read instead
 //! ([`choose`]), each table then sorted from the tuples at run time
-//! (`LazyLock`); if none can be, planning fails with the relations named
-//! rather than printing a module that does not build.
+//! (`LazyLock`). Recursive relations cannot be (their rules would read
+//! the table being built): if what is left passes the maximum, planning
+//! fails with the relations named rather than printing a module that
+//! rustc cannot build.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -25,6 +27,7 @@ use super::needs::Needs;
 use super::plan::{LiftedPlan, RulePlan};
 use super::relations::Relations;
 use super::static_table_name;
+use super::term_tables;
 use crate::rules::Lit;
 
 /// A static relation computed at run time: its rules' plans and the
@@ -49,24 +52,36 @@ pub struct OverBudget {
 }
 
 /// The numbers each static relation's tables print: its tuples times its
-/// arity per table by bound arguments, and once more where `in_<rel>`
-/// tests them.
+/// arity per table by bound arguments, and its test `in_<rel>`'s table (a
+/// bit per combination of its arguments' values where that is dense, as
+/// [`super::term_tables::static_check`] prints it, else its tuples).
 pub fn static_numbers(plan: &LiftedPlan, facts: &Facts) -> BTreeMap<u32, usize> {
-    let size = |rel: u32| {
-        let tuples = facts.statics[rel as usize].as_ref().map_or(0, Vec::len);
-        tuples.saturating_mul(plan.rels.arity[rel as usize])
+    let tuples = |rel: u32| facts.statics[rel as usize].as_deref().unwrap_or_default();
+    let rows = |rel: u32| {
+        tuples(rel)
+            .len()
+            .saturating_mul(plan.rels.arity[rel as usize])
     };
     let mut numbers = BTreeMap::new();
-    let tables = plan.tables.statics.iter().map(|&(rel, _)| rel);
-    for rel in tables.chain(plan.tables.checks.iter().copied()) {
-        *numbers.entry(rel).or_insert(0) += size(rel);
+    for &(rel, _) in &plan.tables.statics {
+        *numbers.entry(rel).or_insert(0) += rows(rel);
+    }
+    for &rel in &plan.tables.checks {
+        let arity = plan.rels.arity[rel as usize];
+        let domains = term_tables::domains(arity, tuples(rel).iter().map(Vec::as_slice));
+        let check = match term_tables::dense_size(&domains, cost::MAX_BITS) {
+            Some(bits) => bits.div_ceil(32),
+            None => rows(rel),
+        };
+        *numbers.entry(rel).or_insert(0) += check;
     }
     numbers
 }
 
 /// The static relations to compute at run time, largest first, until the
-/// rest print within [`cost::MAX_STATIC_NUMBERS`]; an error naming the
-/// largest when that cannot be.
+/// rest print within [`cost::STATIC_NUMBERS_BUDGET`] (none smaller than
+/// [`cost::MIN_RUN_TIME_NUMBERS`]); an error naming the
+/// largest when what is left passes [`cost::MAX_STATIC_NUMBERS`].
 pub fn choose(plan: &LiftedPlan, facts: &Facts) -> Result<Vec<u32>, OverBudget> {
     let numbers = static_numbers(plan, facts);
     let mut total: usize = numbers.values().sum();
@@ -74,7 +89,7 @@ pub fn choose(plan: &LiftedPlan, facts: &Facts) -> Result<Vec<u32>, OverBudget> 
     by_size.sort_by_key(|&(rel, n)| (std::cmp::Reverse(n), rel));
     let mut chosen = Vec::new();
     for &(rel, n) in &by_size {
-        if total <= cost::MAX_STATIC_NUMBERS {
+        if total <= cost::STATIC_NUMBERS_BUDGET || n < cost::MIN_RUN_TIME_NUMBERS {
             break;
         }
         if computable(&plan.rels, facts, rel, &chosen) {

@@ -14,6 +14,7 @@ use gdl_codegen::front::{self, Frontend, Options};
 mod commands;
 mod emit_cmd;
 mod ground_cmd;
+mod watch;
 
 /// Compile General Game Playing (GDL) game descriptions into Rust, and check,
 /// play and replay them.

@@ -59,11 +59,9 @@ while IFS= read -r game; do
         status=ok
         [ $code = 124 ] && status=timeout
         [ $code != 0 ] && [ $code != 124 ] && status=failed
-        chosen=$backend
-        if [ "$backend" = auto ]; then
-            chosen=ground
-            grep -q "lifted back end" "$cache/err" && chosen=lifted
-        fi
+        # Only the lifted back end samples states.
+        chosen=ground
+        grep -q '^ *sample ' "$cache/err" && chosen=lifted
         build=$(stage "$cache/err" build)
         total=$(stage "$cache/err" total)
         emit=$(echo "$total - $build" | bc)

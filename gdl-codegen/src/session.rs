@@ -191,6 +191,10 @@ pub struct Session {
     ground: OnceLock<Result<GroundProgram, GroundError>>,
     /// The rule-table threshold `auto` chose, when not the default.
     tables: OnceLock<Option<usize>>,
+    /// `auto`'s choice and why, made once: a grounding attempt that failed
+    /// keeps no ground program, and asking again would ground again (chess:
+    /// 5 s, twice per `emit`).
+    chosen: OnceLock<(Backend, String)>,
     /// The ground program laid out for the compiled code, with its bitnet,
     /// built once for `auto`'s size estimate and the ground module.
     compiled: OnceLock<emit::Compiled>,
@@ -211,6 +215,7 @@ impl Session {
             frontend,
             ground: OnceLock::new(),
             tables: OnceLock::new(),
+            chosen: OnceLock::new(),
             compiled: OnceLock::new(),
         }
     }
@@ -229,6 +234,7 @@ impl Session {
             frontend,
             ground: OnceLock::new(),
             tables: OnceLock::new(),
+            chosen: OnceLock::new(),
             compiled: OnceLock::new(),
         }
     }
@@ -283,6 +289,15 @@ impl Session {
             Backend::Auto => {}
             b => return Ok((b, "asked for".to_owned())),
         }
+        if let Some(chosen) = self.chosen.get() {
+            return Ok(chosen.clone());
+        }
+        let chosen = self.choose()?;
+        Ok(self.chosen.get_or_init(|| chosen).clone())
+    }
+
+    /// [`Session::backend`]'s choice under [`Backend::Auto`].
+    fn choose(&self) -> Result<(Backend, String), CodegenError> {
         let program = &self.valid()?.program;
         if self.ground.get().is_none() {
             // An estimate: ground for a few seconds at most, and keep the
@@ -396,11 +411,16 @@ impl Session {
                     .map_err(CodegenError::Lifted)
             }
             _ => {
+                let gp = self.ground()?;
                 let mut opts = self.options.emit.clone();
-                if let Some(&Some(t)) = self.tables.get() {
+                // `auto` chose the tables already; a forced ground back end
+                // chooses them the same way, so that code over the build
+                // budget goes into the rule tables where that fits, and
+                // fails with the budget's error where it does not.
+                let tables = *self.tables.get_or_init(|| self.ground_fits(gp).2);
+                if let Some(t) = tables {
                     opts.rule_table_threshold = Some(t);
                 }
-                let gp = self.ground()?;
                 let compiled = self.compiled(gp);
                 checkpoint()?;
                 stages::stage(Stage::Print, || {

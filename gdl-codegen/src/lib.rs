@@ -31,6 +31,8 @@
 //!   ([`reasoner::propnet`]);
 //! - [`session`]: the driver, a game through those stages, choosing the back
 //!   end under [`Backend::Auto`];
+//! - [`stages`]: the stages of a compile, each timed, bounded and
+//!   cancellable, with the events observers (`--timings`, progress) receive;
 //! - [`builder`]: the build-script API ([`Builder`]);
 //! - `expand`: the `gdl!` macro's input grammar and expansion (feature
 //!   `macro`; the `gdl-macro` crate is a few lines over it);
@@ -63,6 +65,7 @@ pub mod reasoner;
 pub mod rules;
 pub mod scc;
 pub mod session;
+pub mod stages;
 
 pub use builder::Builder;
 pub use reasoner::interp::Interpreter;

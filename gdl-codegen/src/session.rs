@@ -15,6 +15,7 @@ use crate::backend::ground::{self as emit, EmitError, EmitOptions, Module};
 use crate::backend::lifted::{self, LiftedError};
 use crate::front::{self, Frontend, Options};
 use crate::ground::{self, Budget, GroundError, GroundProgram, Limit};
+use crate::stages::{self, Interrupted, Stage};
 
 pub use crate::ground::budget::{Caller, Knob};
 
@@ -98,6 +99,8 @@ pub enum CodegenError {
     Lifted(LiftedError),
     /// The file could not be read.
     Io(String),
+    /// The compile was cancelled or ran out of time (see [`crate::stages`]).
+    Interrupted(Interrupted),
 }
 
 impl CodegenError {
@@ -172,6 +175,7 @@ impl fmt::Display for CodegenError {
             CodegenError::Emit(e) => write!(f, "{e}"),
             CodegenError::Lifted(e) => write!(f, "{e}"),
             CodegenError::Io(e) => f.write_str(e),
+            CodegenError::Interrupted(e) => write!(f, "{e}"),
         }
     }
 }
@@ -187,6 +191,10 @@ pub struct Session {
     ground: OnceLock<Result<GroundProgram, GroundError>>,
     /// The rule-table threshold `auto` chose, when not the default.
     tables: OnceLock<Option<usize>>,
+    /// `auto`'s choice and why, made once: a grounding attempt that failed
+    /// keeps no ground program, and asking again would ground again (chess:
+    /// 5 s, twice per `emit`).
+    chosen: OnceLock<(Backend, String)>,
     /// The ground program laid out for the compiled code, with its bitnet,
     /// built once for `auto`'s size estimate and the ground module.
     compiled: OnceLock<emit::Compiled>,
@@ -196,7 +204,9 @@ impl Session {
     /// Reads and checks a description held in memory; `name` is used in
     /// diagnostics and in the generated code's header.
     pub fn new(name: &str, bytes: &[u8], mut options: CodegenOptions) -> Session {
-        let frontend = front::run_bytes(name, bytes, &options.frontend);
+        let frontend = stages::stage(Stage::Check, || {
+            front::run_bytes(name, bytes, &options.frontend)
+        });
         if options.emit.source_name == EmitOptions::default().source_name {
             options.emit.source_name = name.to_owned();
         }
@@ -205,6 +215,7 @@ impl Session {
             frontend,
             ground: OnceLock::new(),
             tables: OnceLock::new(),
+            chosen: OnceLock::new(),
             compiled: OnceLock::new(),
         }
     }
@@ -223,6 +234,7 @@ impl Session {
             frontend,
             ground: OnceLock::new(),
             tables: OnceLock::new(),
+            chosen: OnceLock::new(),
             compiled: OnceLock::new(),
         }
     }
@@ -259,10 +271,14 @@ impl Session {
     /// The ground program, grounded the first time it is asked for.
     pub fn ground(&self) -> Result<&GroundProgram, CodegenError> {
         let program = &self.valid()?.program;
-        self.ground
-            .get_or_init(|| ground::ground(program, &self.options.budget))
-            .as_ref()
-            .map_err(|e| CodegenError::Ground(e.clone()))
+        let result = match self.ground.get() {
+            Some(result) => result,
+            None => {
+                let result = staged_ground(program, &self.options.budget)?;
+                self.ground.get_or_init(|| result)
+            }
+        };
+        result.as_ref().map_err(|e| CodegenError::Ground(e.clone()))
     }
 
     /// The back end that compiles the game, and why: the one asked for, or
@@ -273,6 +289,15 @@ impl Session {
             Backend::Auto => {}
             b => return Ok((b, "asked for".to_owned())),
         }
+        if let Some(chosen) = self.chosen.get() {
+            return Ok(chosen.clone());
+        }
+        let chosen = self.choose()?;
+        Ok(self.chosen.get_or_init(|| chosen).clone())
+    }
+
+    /// [`Session::backend`]'s choice under [`Backend::Auto`].
+    fn choose(&self) -> Result<(Backend, String), CodegenError> {
         let program = &self.valid()?.program;
         if self.ground.get().is_none() {
             // An estimate: ground for a few seconds at most, and keep the
@@ -284,7 +309,7 @@ impl Session {
                 ..b
             }
             .within(AUTO_GROUND_TIME);
-            match ground::ground(program, &trial) {
+            match staged_ground(program, &trial)? {
                 Ok(gp) => {
                     let _ = self.ground.set(Ok(gp));
                 }
@@ -356,7 +381,8 @@ impl Session {
     /// `gp` (the session's ground program) as the compiled code computes
     /// it, built once.
     fn compiled(&self, gp: &GroundProgram) -> &emit::Compiled {
-        self.compiled.get_or_init(|| emit::Compiled::new(gp))
+        self.compiled
+            .get_or_init(|| stages::stage(Stage::Plan, || emit::Compiled::new(gp)))
     }
 
     /// The lifted back end's plan of the game as text (see
@@ -364,7 +390,11 @@ impl Session {
     /// session chose.
     pub fn lifted_plan(&self) -> Result<String, CodegenError> {
         let program = &self.valid()?.program;
-        lifted::plan_summary(program, &self.options.budget).map_err(CodegenError::Lifted)
+        checkpoint()?;
+        stages::stage(Stage::Plan, || {
+            lifted::plan_summary(program, &self.options.budget)
+        })
+        .map_err(lifted_error)
     }
 
     /// The generated module as tokens.
@@ -372,25 +402,71 @@ impl Session {
         match self.backend()?.0 {
             Backend::Lifted => {
                 let program = &self.valid()?.program;
-                lifted::module(program, &self.options.emit, &self.options.budget)
+                checkpoint()?;
+                let planned =
+                    stages::stage(Stage::Plan, || lifted::plan(program, &self.options.budget))
+                        .map_err(lifted_error)?;
+                checkpoint()?;
+                stages::stage(Stage::Print, || planned.module(&self.options.emit))
                     .map_err(CodegenError::Lifted)
             }
             _ => {
+                let gp = self.ground()?;
                 let mut opts = self.options.emit.clone();
-                if let Some(&Some(t)) = self.tables.get() {
+                // `auto` chose the tables already; a forced ground back end
+                // chooses them the same way, so that code over the build
+                // budget goes into the rule tables where that fits, and
+                // fails with the budget's error where it does not.
+                let tables = *self.tables.get_or_init(|| self.ground_fits(gp).2);
+                if let Some(t) = tables {
                     opts.rule_table_threshold = Some(t);
                 }
-                let gp = self.ground()?;
                 let compiled = self.compiled(gp);
-                emit::module_with(compiled.program(gp), &compiled.net, &opts)
-                    .map_err(CodegenError::Emit)
+                checkpoint()?;
+                stages::stage(Stage::Print, || {
+                    emit::module_with(compiled.program(gp), &compiled.net, &opts)
+                })
+                .map_err(CodegenError::Emit)
             }
         }
     }
 
     /// The generated module as the text of a file.
     pub fn code(&self) -> Result<String, CodegenError> {
-        self.module()?.to_text().map_err(CodegenError::Emit)
+        let module = self.module()?;
+        checkpoint()?;
+        stages::stage(Stage::Format, || module.to_text()).map_err(CodegenError::Emit)
+    }
+}
+
+/// Fails with [`CodegenError::Interrupted`] when this thread's tracker says
+/// the compile must stop (see [`crate::stages`]).
+fn checkpoint() -> Result<(), CodegenError> {
+    match stages::interrupted() {
+        Some(i) => Err(CodegenError::Interrupted(i)),
+        None => Ok(()),
+    }
+}
+
+/// Grounds `program` within `budget` as the [`Stage::Ground`] stage. The
+/// outer error is an interruption, which is no result of grounding (a
+/// session keeps the inner one).
+fn staged_ground(
+    program: &crate::front::ir::Program,
+    budget: &Budget,
+) -> Result<Result<GroundProgram, GroundError>, CodegenError> {
+    checkpoint()?;
+    let result = stages::stage(Stage::Ground, || ground::ground(program, budget));
+    checkpoint()?;
+    Ok(result)
+}
+
+/// A lifted back end's error, or the interruption that caused it (the
+/// fixpoints stop through their time check).
+fn lifted_error(e: LiftedError) -> CodegenError {
+    match stages::interrupted() {
+        Some(i) => CodegenError::Interrupted(i),
+        None => CodegenError::Lifted(e),
     }
 }
 

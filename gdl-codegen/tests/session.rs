@@ -173,3 +173,50 @@ fn auto_puts_rules_in_tables_when_only_that_fits_the_build_budget() {
     let code = session.code().expect("compiles");
     assert!(code.contains("tabled_atoms(v, "), "the tables are used");
 }
+
+#[test]
+fn a_forced_ground_back_end_keeps_to_the_build_budget_through_its_tables() {
+    let mut options = CodegenOptions {
+        backend: Backend::Ground,
+        ..CodegenOptions::default()
+    };
+    let unrolled = Session::open(&tictactoe(), options.clone())
+        .expect("reads")
+        .code()
+        .expect("compiles");
+    assert!(
+        !unrolled.contains("tabled_atoms(v, "),
+        "unrolled by default"
+    );
+    // Over the budget unrolled (one test short), within it with the rules
+    // in tables; `auto`'s reason says how many tests unrolled would be.
+    let mut probe = CodegenOptions::default();
+    probe.emit.max_code_tests = 1;
+    let (_, why) = Session::open(&tictactoe(), probe)
+        .expect("reads")
+        .backend()
+        .expect("a back end");
+    let at = why.find("would be ").expect("a size") + "would be ".len();
+    let tests: usize = why[at..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a number");
+    options.emit.max_code_tests = tests - 1;
+    let tabled = Session::open(&tictactoe(), options.clone())
+        .expect("reads")
+        .code()
+        .expect("compiles within the budget");
+    assert!(tabled.contains("tabled_atoms(v, "), "the tables are used");
+    // Over it either way: the budget's error, with the ways out.
+    options.emit.max_code_tests = 1;
+    let e = Session::open(&tictactoe(), options)
+        .expect("reads")
+        .code()
+        .expect_err("over the build budget");
+    let message = e.message(Caller::Cli);
+    assert!(
+        message.contains("--max-code-tests") && message.contains("--backend lifted"),
+        "{message}"
+    );
+}

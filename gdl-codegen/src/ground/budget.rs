@@ -52,15 +52,23 @@ impl Budget {
         }
     }
 
-    /// Fails once the deadline has passed.
+    /// Fails once the deadline has passed, or once the tracker of the
+    /// compile on this thread says it must stop (cancelled, or out of its
+    /// time: see [`crate::stages`]); the session tells the two apart.
     pub fn check_time(&self, relation: &str) -> Result<(), GroundError> {
-        match self.deadline {
-            Some((at, time)) if Instant::now() > at => Err(GroundError::Budget {
+        let late = match self.deadline {
+            Some((at, time)) if Instant::now() > at => Some(time),
+            _ => {
+                crate::stages::interrupted().map(|_| self.deadline.map_or(Duration::ZERO, |d| d.1))
+            }
+        };
+        match late {
+            Some(time) => Err(GroundError::Budget {
                 relation: relation.to_owned(),
                 what: Limit::Time,
                 limit: time.as_secs() as usize,
             }),
-            _ => Ok(()),
+            None => Ok(()),
         }
     }
 

@@ -14,6 +14,44 @@ use super::join_plan::JoinPlan;
 use crate::rules::{CRule, Lit};
 use crate::scc::tarjan;
 
+/// A relation read by a delta plan may grow this many times over before
+/// the plan is made again. A component's recursive relations start empty,
+/// so a plan made in its first rounds prices them as free: chess's
+/// `queen_threatens` (528 K tuples at the end), planned empty, was scanned
+/// before the 12-tuple `piece_owner_type` that binds the head, up to 25 M
+/// join steps a round, 496 M in all (the relaxed fixpoint of
+/// `emit --backend lifted`, 17 s of its 31 s).
+const REPLAN_GROWTH: usize = 4;
+
+/// Growth below this many tuples never makes a plan stale (a relation of
+/// a few tuples priced as one costs little either way).
+const REPLAN_MIN_TUPLES: usize = 64;
+
+/// A delta plan and the sizes of the relations it scans when it was made.
+struct Sized {
+    plan: JoinPlan,
+    sizes: Vec<(usize, usize)>,
+}
+
+impl Sized {
+    fn new(plan: JoinPlan, rels: &[super::db::Relation]) -> Sized {
+        let sizes = plan
+            .scanned()
+            .map(|rel| (rel, rels[rel].tuples.len()))
+            .collect();
+        Sized { plan, sizes }
+    }
+
+    /// Whether a relation the plan scans has grown enough since it was made
+    /// that another order may be much cheaper.
+    fn is_stale(&self, rels: &[super::db::Relation]) -> bool {
+        self.sizes.iter().any(|&(rel, then)| {
+            let now = rels[rel].tuples.len();
+            now >= REPLAN_MIN_TUPLES && now > then.saturating_mul(REPLAN_GROWTH)
+        })
+    }
+}
+
 impl Db {
     /// Evaluates `rules` to their least fixpoint, component by component in
     /// dependency order, semi-naively within recursive components. Negative
@@ -88,7 +126,7 @@ impl Db {
             if !recursive {
                 continue;
             }
-            let mut delta_plans: FxHashMap<(usize, usize), JoinPlan> = FxHashMap::default();
+            let mut delta_plans: FxHashMap<(usize, usize), Sized> = FxHashMap::default();
             loop {
                 let mut any = false;
                 for (k, &rel) in rels_of[c].iter().enumerate() {
@@ -109,20 +147,19 @@ impl Db {
                         {
                             continue;
                         }
-                        let plan = delta_plans
-                            .entry((ri, li))
-                            .or_insert_with(|| {
-                                let mut plan = self.plan(
-                                    &r.body,
-                                    Some(li),
-                                    &in_scc,
-                                    r.head_vars(),
-                                    r.num_vars,
-                                );
-                                plan.skip_known = Some((r.head_rel as usize, r.head.clone()));
-                                plan
-                            })
-                            .clone();
+                        let stale = delta_plans
+                            .get(&(ri, li))
+                            .is_none_or(|p| p.is_stale(&self.rels));
+                        if stale {
+                            let mut plan =
+                                self.plan(&r.body, Some(li), &in_scc, r.head_vars(), r.num_vars);
+                            plan.skip_known = Some((r.head_rel as usize, r.head.clone()));
+                            delta_plans.insert((ri, li), Sized::new(plan, &self.rels));
+                        }
+                        let Some(planned) = delta_plans.get(&(ri, li)) else {
+                            continue;
+                        };
+                        let plan = planned.plan.clone();
                         self.fire(r, &plan, &delta, &mut out, &mut binds, budget)?;
                     }
                 }

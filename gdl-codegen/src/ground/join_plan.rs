@@ -54,6 +54,16 @@ pub struct JoinPlan {
     pub(crate) skip_known: Option<(usize, Box<[Pat]>)>,
 }
 
+impl JoinPlan {
+    /// The relations the plan's scans read.
+    pub(crate) fn scanned(&self) -> impl Iterator<Item = usize> + '_ {
+        self.steps.iter().filter_map(|s| match s {
+            Step::Scan { rel, .. } => Some(*rel),
+            _ => None,
+        })
+    }
+}
+
 impl Db {
     /// Builds a join plan for `body` (greedy: checks as soon as their
     /// variables are bound, then the most selective scan). With `delta`, that

@@ -37,7 +37,9 @@ use crate::rules::terms::Names;
 /// Grounds a valid program within `budget`.
 pub fn ground(program: &Program, budget: &Budget) -> Result<GroundProgram, GroundError> {
     let t0 = Instant::now();
-    let mut dom = domains::compute(program, budget)?;
+    let mut dom = crate::stages::stage(crate::stages::Stage::Fixpoint, || {
+        domains::compute(program, budget)
+    })?;
     let t1 = Instant::now();
     let raw = instantiate::instantiate(program, &mut dom, budget)?;
     let t2 = Instant::now();

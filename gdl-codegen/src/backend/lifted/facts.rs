@@ -13,6 +13,7 @@ use crate::ground::db::NONE;
 use crate::ground::domains::{self, Domains, Relaxation, Scope};
 use crate::rules::terms::{header, Kind};
 use crate::rules::{CRule, Lit, Pat};
+use crate::stages::{stage, Stage};
 
 /// Every ground term the generated code can meet, numbered: ids in the
 /// generated code are indices here (arguments before the terms holding
@@ -114,10 +115,12 @@ impl Facts {
             ..*budget
         };
         let mut domain_work = 0;
-        let (mut dom, deferred) = relaxed_domains(program, &budget, &mut domain_work)?;
+        let (mut dom, deferred) = stage(Stage::Fixpoint, || {
+            relaxed_domains(program, &budget, &mut domain_work)
+        })?;
         let built = built_leaves(program, &deferred);
         let n = program.preds.len();
-        let (guards, recursive) = guards::compute(&mut dom, n, &budget);
+        let (guards, recursive) = stage(Stage::Guards, || guards::compute(&mut dom, n, &budget));
         let mut rules = compile_rules(program, &mut dom);
         test_guards_first(&mut rules, &guards, recursive, n);
         let universe = Universe::new(
@@ -156,7 +159,9 @@ impl Facts {
                 .map(|d| !d)
                 .collect(),
             relaxed,
-            samples: std::rc::Rc::new(sample::sample(program, &dom.dynamic)),
+            samples: std::rc::Rc::new(stage(Stage::Sample, || {
+                sample::sample(program, &dom.dynamic)
+            })),
             guards: guards
                 .iter()
                 .map(|g| GuardOf {
@@ -446,6 +451,8 @@ fn relaxed_domains(
         *total += work;
         let e = match tried {
             Ok(dom) => return Ok((dom, relax.deferred)),
+            // A compile stopped from outside: no relaxation would help.
+            Err(e) if crate::stages::interrupted().is_some() => return Err(e),
             Err(e) => e,
         };
         let capped = attempt.max_work < budget.max_work;

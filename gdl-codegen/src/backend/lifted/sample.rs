@@ -254,20 +254,22 @@ impl Samples {
 }
 
 /// The number of distinct projections of `tuples` on the columns of `mask`
-/// (at least one).
+/// (at least one). The tuples are sorted by their projections in place of
+/// copying each projection out: with a vector a tuple, this was a tenth of
+/// chess's `emit` (the planner asks for each relation under many masks).
 pub fn distinct(tuples: &[Vec<u32>], mask: u64) -> usize {
-    let mut keys: Vec<Vec<u32>> = tuples
-        .iter()
-        .map(|t| {
-            (0..t.len())
-                .filter(|i| mask >> i & 1 == 1)
-                .map(|i| t[i])
-                .collect()
-        })
+    let columns: Vec<usize> = (0..u64::BITS as usize)
+        .filter(|i| mask >> i & 1 == 1)
         .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys.len().max(1)
+    let mut order: Vec<&[u32]> = tuples.iter().map(Vec::as_slice).collect();
+    order.sort_unstable_by(|a, b| projection(&columns, a).cmp(projection(&columns, b)));
+    order.dedup_by(|a, b| projection(&columns, a).eq(projection(&columns, b)));
+    order.len().max(1)
+}
+
+/// The values of `t` in `columns` (ascending; those past its end left out).
+fn projection<'a>(columns: &'a [usize], t: &'a [u32]) -> impl Iterator<Item = u32> + 'a {
+    columns.iter().map_while(move |&i| t.get(i).copied())
 }
 
 #[cfg(test)]

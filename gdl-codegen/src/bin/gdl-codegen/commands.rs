@@ -16,9 +16,11 @@ use gdl_codegen::host::cache::Cache;
 use gdl_codegen::reasoner::interp::{Interpreter, QueryBudget};
 use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_codegen::session::{Backend, Caller, Session};
+use gdl_codegen::stages::{self, Stage};
 use gdl_runtime::cli;
 
 use crate::emit_cmd::{BackendArg, BudgetArgs};
+use crate::watch::{Watch, WatchArgs};
 use crate::{load_valid, status, ReadArgs};
 
 /// The reasoners a command can run on.
@@ -62,6 +64,8 @@ pub struct RunArgs {
     /// else $XDG_CACHE_HOME/gdl-codegen, else ~/.cache/gdl-codegen).
     #[arg(long)]
     pub cache_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub watch: WatchArgs,
 }
 
 /// Arguments of `replay`.
@@ -159,14 +163,22 @@ struct Loaded {
     path: String,
     session: Session,
     run: RunArgs,
+    /// The compile's progress and timings.
+    watch: Watch,
 }
 
 impl Loaded {
     fn new(path: &str, run: &RunArgs) -> Result<Loaded, u8> {
-        Ok(Self::from_frontend(path, load_valid(path, &run.read)?, run))
+        let watch = run.watch.watch();
+        let fe = watch.enter(|| stages::stage(Stage::Check, || load_valid(path, &run.read)))?;
+        Ok(Self::watched(path, fe, run, watch))
     }
 
     fn from_frontend(path: &str, fe: Frontend, run: &RunArgs) -> Loaded {
+        Self::watched(path, fe, run, run.watch.watch())
+    }
+
+    fn watched(path: &str, fe: Frontend, run: &RunArgs, watch: Watch) -> Loaded {
         let options = run
             .budget
             .options(&run.read, path, Some("CompiledGame"), "::gdl_runtime");
@@ -174,12 +186,15 @@ impl Loaded {
             path: path.to_owned(),
             session: Session::from_frontend(fe, options),
             run: run.clone(),
+            watch,
         }
     }
 
     /// The ground program, or the message saying why there is none.
     fn ground(&self) -> Result<&GroundProgram, String> {
-        self.session.ground().map_err(|e| e.message(Caller::Cli))
+        self.watch
+            .enter(|| self.session.ground())
+            .map_err(|e| e.message(Caller::Cli))
     }
 
     /// The reasoner to use: the one asked for, or compiled code when the game
@@ -191,7 +206,7 @@ impl Loaded {
         match self.ground() {
             Ok(_) => Reasoner::Compiled,
             Err(e) => {
-                eprintln!("note: {e}; using the interpreter");
+                self.watch.note(&format!("{e}; using the interpreter"));
                 Reasoner::Interpreter
             }
         }
@@ -219,11 +234,17 @@ impl Loaded {
         let label = self.path.as_str();
         let code = match reasoner {
             Reasoner::Interpreter => match self.interpreter() {
-                Ok(game) => cli::run(&game, label, argv),
+                Ok(game) => {
+                    self.watch.report();
+                    cli::run(&game, label, argv)
+                }
                 Err(code) => return code,
             },
             Reasoner::Propnet => match self.ground() {
-                Ok(gp) => cli::run(&Propnet::new(gp), label, argv),
+                Ok(gp) => {
+                    self.watch.report();
+                    cli::run(&Propnet::new(gp), label, argv)
+                }
                 Err(e) => {
                     eprintln!("error: {label}: {e}");
                     return status::INVALID;
@@ -264,12 +285,20 @@ impl Loaded {
         }
     }
 
-    /// Builds (or finds in the cache) the compiled game's binary.
+    /// Builds (or finds in the cache) the compiled game's binary, watched
+    /// (progress, `--timings`).
     fn compiled_binary(&self) -> Result<PathBuf, u8> {
+        let binary = self.watch.enter(|| self.build_binary());
+        self.watch.report();
+        binary
+    }
+
+    fn build_binary(&self) -> Result<PathBuf, u8> {
         let backend = match self.session.backend() {
             Ok((backend, why)) => {
                 if self.session.options().backend == Backend::Auto && backend == Backend::Lifted {
-                    eprintln!("note: {}: lifted back end: {why}", self.path);
+                    self.watch
+                        .note(&format!("{}: lifted back end: {why}", self.path));
                 }
                 backend
             }
@@ -303,16 +332,17 @@ impl Loaded {
             eprint!("{}", e.render(std::io::stderr().is_terminal()));
             status::INVALID
         })?;
-        eprintln!(
-            "note: building the compiled game in {}",
+        self.watch.note(&format!(
+            "building the compiled game in {}",
             entry.crate_dir.display()
-        );
-        cache
-            .build(&entry, &code, "CompiledGame", &self.path)
-            .map_err(|e| {
-                eprintln!("error: {e}");
-                status::TOOLCHAIN
-            })?;
+        ));
+        stages::stage(Stage::Build, || {
+            cache.build(&entry, &code, "CompiledGame", &self.path)
+        })
+        .map_err(|e| {
+            eprintln!("error: {e}");
+            status::TOOLCHAIN
+        })?;
         Ok(entry.binary)
     }
 }

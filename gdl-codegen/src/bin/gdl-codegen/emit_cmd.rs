@@ -9,6 +9,7 @@ use gdl_codegen::backend::ground::EmitOptions;
 use gdl_codegen::ground::Budget;
 use gdl_codegen::session::{self, Backend, CodegenError, CodegenOptions, Session};
 
+use crate::watch::{Watch, WatchArgs};
 use crate::{status, ReadArgs};
 
 /// Arguments of `emit`.
@@ -34,6 +35,8 @@ pub struct EmitArgs {
     pub dump_plan: bool,
     #[command(flatten)]
     pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub watch: WatchArgs,
 }
 
 /// The grounding and compile budgets.
@@ -141,8 +144,15 @@ pub fn report(e: &CodegenError) -> u8 {
     }
 }
 
-/// Runs `emit`.
+/// Runs `emit`, watched as its flags ask (progress, `--timings`).
 pub fn run(args: &EmitArgs) -> u8 {
+    let watch = args.watch.watch();
+    let code = watch.enter(|| emit(args, &watch));
+    watch.report();
+    code
+}
+
+fn emit(args: &EmitArgs, watch: &Watch) -> u8 {
     let options = args.budget.options(
         &args.read,
         &args.game,
@@ -171,7 +181,7 @@ pub fn run(args: &EmitArgs) -> u8 {
     }
     if args.budget.backend == BackendArg::Auto {
         if let Ok((backend, why)) = session.backend() {
-            eprintln!("note: {} back end: {why}", backend.name());
+            watch.note(&format!("{} back end: {why}", backend.name()));
         }
     }
     let code = match session.code() {

@@ -15,6 +15,7 @@ mod commands;
 mod emit_cmd;
 mod ground_cmd;
 mod serve_cmd;
+mod watch;
 
 /// Compile General Game Playing (GDL) game descriptions into Rust, and check,
 /// play and replay them.

@@ -36,6 +36,8 @@
 //!   `macro`; the `gdl-macro` crate is a few lines over it);
 //! - `host`: the build cache of compiled games, which runs cargo (feature
 //!   `host`);
+//! - [`store`]: the user's private cache directory and the keys of every
+//!   cache of generated code (the macro's, the CLI's, the loaded games');
 //! - [`scc`]: strongly connected components, the one graph algorithm every
 //!   stage shares (below them all).
 //!
@@ -59,6 +61,7 @@ pub mod reasoner;
 pub mod rules;
 pub mod scc;
 pub mod session;
+pub mod store;
 
 pub use builder::Builder;
 pub use reasoner::interp::Interpreter;

@@ -16,6 +16,7 @@ use gdl_codegen::host::cache::Cache;
 use gdl_codegen::reasoner::interp::{Interpreter, QueryBudget};
 use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_codegen::session::{Backend, Caller, Session};
+use gdl_codegen::store;
 use gdl_runtime::cli;
 
 use crate::emit_cmd::{BackendArg, BudgetArgs};
@@ -285,15 +286,11 @@ impl Loaded {
             }
         }
         let options = self.session.options();
-        let cache = Cache::locate(self.run.cache_dir.as_deref());
-        let key = format!(
-            "{:?}|{:?}|{:?}|{:?}|{:?}",
-            options.frontend,
-            options.budget,
-            options.emit.max_literals,
-            options.emit.max_code_tests,
-            backend
-        );
+        let cache = Cache::locate(self.run.cache_dir.as_deref()).map_err(|e| {
+            eprintln!("error: {e}");
+            status::TOOLCHAIN
+        })?;
+        let key = format!("{}|{backend:?}", store::options_key(options));
         let text = self.session.frontend().source.text.as_bytes();
         let entry = cache.game(&[text, key.as_bytes()]);
         if entry.is_built() {

@@ -13,7 +13,11 @@ pub type Role = usize;
 /// Ids are only meaningful together with the game and role that produced them.
 /// Reasoners list legal moves in byte order of their GDL text, so that the
 /// same seed plays the same match on every reasoner.
+///
+/// `repr(transparent)`: a list of moves is a list of `u32`s, as the loaded
+/// games' C ABI ([`crate::abi`]) passes them.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+#[repr(transparent)]
 pub struct Move(pub u32);
 
 /// A role's goal value in a state.

@@ -219,7 +219,7 @@ impl Cache {
 
 /// How the generated crate depends on `gdl-runtime`: by path to the runtime
 /// next to this compiler's sources when it is there, by version otherwise.
-fn runtime_dependency() -> String {
+pub(crate) fn runtime_dependency() -> String {
     let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
     match local.canonicalize() {
         Ok(p) if p.join("Cargo.toml").exists() => {

@@ -18,7 +18,7 @@ use gdl_codegen::front::{self, Options};
 use gdl_codegen::host::loaded::{self, LoadError, LoadOptions, LoadedGame, Reasoner, Status};
 use gdl_codegen::reasoner::interp::Interpreter;
 use gdl_runtime::trace::{self, Trace};
-use gdl_runtime::{Budget, Game, Rng};
+use gdl_runtime::{Game, Goal, PlayoutBuffers, Rng};
 
 /// The cache all tests share.
 fn options() -> LoadOptions {
@@ -85,6 +85,33 @@ fn walk_positions(game: &LoadedGame, seed: u64) {
     }
 }
 
+/// `count` playouts through the `Game` trait, a call a move, as
+/// `run_playouts_from` plays them: states visited, terminal playouts, goal
+/// sums.
+fn one_by_one(
+    game: &LoadedGame,
+    state: &gdl_codegen::host::loaded::LoadedState,
+    seed: u64,
+    count: usize,
+    max_depth: usize,
+) -> (u64, u64, Vec<u64>) {
+    let (mut rng, mut buf) = (Rng::new(seed), PlayoutBuffers::new());
+    let (mut states, mut terminal) = (0, 0);
+    let mut sums = vec![0u64; game.num_roles()];
+    for _ in 0..count {
+        let mut s = state.clone();
+        let p = gdl_runtime::playout_in_place(game, &mut s, &mut rng, max_depth, &mut buf);
+        states += p.depth as u64 + 1;
+        terminal += u64::from(p.is_terminal());
+        for (sum, goal) in sums.iter_mut().zip(&p.goals) {
+            if let Goal::Value(v) = goal {
+                *sum += u64::from(*v);
+            }
+        }
+    }
+    (states, terminal, sums)
+}
+
 #[test]
 fn the_six_benchmark_games_load_and_replay_their_traces() {
     for name in SIX {
@@ -95,15 +122,10 @@ fn the_six_benchmark_games_load_and_replay_their_traces() {
         // The batch entry point plays the playouts the trait would.
         let state = game.initial_state();
         let batch = game.playouts(&state, 7, 20, 500).unwrap();
-        let one_by_one =
-            gdl_runtime::run_playouts_from(&game, &state, Budget::Playouts(20), 7, 500);
+        assert_eq!(batch.playouts, 20);
         assert_eq!(
-            (batch.states, batch.terminal, &batch.goal_sums),
-            (
-                one_by_one.states,
-                one_by_one.terminal,
-                &one_by_one.goal_sums
-            ),
+            (batch.states, batch.terminal, batch.goal_sums),
+            one_by_one(&game, &state, 7, 20, 500),
             "{name}"
         );
         walk_positions(&game, 3);

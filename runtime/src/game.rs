@@ -222,6 +222,22 @@ pub trait Game: Send + Sync {
         (0..self.num_roles()).map(|r| self.role_name(r)).collect()
     }
 
+    /// Seeded random playouts from `state` run by the game itself, where it
+    /// has a faster way than a driver calling it move by move: the same
+    /// playouts [`crate::run_playouts_from`] plays, or `None` (the default)
+    /// to let the driver play them. A loaded game runs them inside its
+    /// library (one call, not one a move), so `run_playouts` and
+    /// everything over it cross the library's boundary once.
+    fn native_playouts(
+        &self,
+        _state: &Self::State,
+        _budget: crate::Budget,
+        _seed: u64,
+        _max_depth: usize,
+    ) -> Option<crate::PlayoutStats> {
+        None
+    }
+
     /// Why the reasoner gave up, if it did: `None` for a reasoner that never
     /// gives up (the default).
     ///

@@ -282,6 +282,9 @@ pub fn run_playouts_from<G: Game>(
     seed: u64,
     max_depth: usize,
 ) -> PlayoutStats {
+    if let Some(stats) = game.native_playouts(initial, budget, seed, max_depth) {
+        return stats;
+    }
     let mut rng = Rng::new(seed);
     let mut buf = PlayoutBuffers::new();
     let mut stats = PlayoutStats::new(game.num_roles());

@@ -349,7 +349,7 @@ where
 unsafe extern "C" fn playouts<G: Game + Default>(
     words: *const u64,
     seed: u64,
-    count: u64,
+    budget: u64,
     max_depth: u64,
     totals: *mut PlayoutTotals,
     goal_sums: *mut u64,
@@ -361,13 +361,12 @@ where
     guard(|| {
         let game = G::default();
         let depth = usize::try_from(max_depth).unwrap_or(usize::MAX);
-        let stats = run_playouts_from(
-            &game,
-            &state::<G>(words),
-            Budget::Playouts(count),
-            seed,
-            depth,
-        );
+        let budget = if budget & BUDGET_NANOS != 0 {
+            Budget::Time(std::time::Duration::from_nanos(budget & !BUDGET_NANOS))
+        } else {
+            Budget::Playouts(budget)
+        };
+        let stats = run_playouts_from(&game, &state::<G>(words), budget, seed, depth);
         *totals = PlayoutTotals {
             playouts: stats.playouts,
             states: stats.states,

@@ -50,6 +50,9 @@ pub const INVALID: i32 = 3;
 /// Written to `endian`: a loader of the other byte order reads it swapped.
 pub const ENDIAN_PROBE: u32 = 0x0102_0304;
 
+/// Set in a playout budget: the rest is a time in nanoseconds, not a count.
+pub const BUDGET_NANOS: u64 = 1 << 63;
+
 /// Most bytes of a build id.
 pub const BUILD_ID_BYTES: usize = 64;
 
@@ -102,8 +105,10 @@ pub struct GameAbi {
     pub parse_move: unsafe extern "C" fn(u32, *const u8, usize, *mut u32) -> i32,
     /// The state whose fluents are the GDL terms given, into the words out.
     pub parse_state: unsafe extern "C" fn(*const u8, usize, *mut u64) -> i32,
-    /// Random playouts from a state (seed, count, step bound): totals, and
-    /// every role's goal sums and counts (`num_roles` each).
+    /// Random playouts from a state: seed, a budget (a count of playouts,
+    /// or with [`BUDGET_NANOS`] set a time in nanoseconds), the step bound;
+    /// out the totals and every role's goal sums and counts (`num_roles`
+    /// each).
     pub playouts: unsafe extern "C" fn(
         *const u64,
         u64,

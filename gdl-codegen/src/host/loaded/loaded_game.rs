@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use gdl_runtime::abi::{self, GameAbi, PlayoutTotals};
-use gdl_runtime::{Game, Goal, Move, ParseError, PlayoutStats, Role};
+use gdl_runtime::{Budget, Game, Goal, Move, ParseError, PlayoutStats, Role};
 
 use super::{LoadError, Position};
 
@@ -93,7 +93,8 @@ impl LoadedGame {
 
     /// `count` random playouts from `state` inside the library, seeded by
     /// `seed`, each of at most `max_depth` joint moves: the same playouts
-    /// as `gdl_runtime::run_playouts_from` on the statically linked game.
+    /// as `gdl_runtime::run_playouts_from` on the statically linked game
+    /// (which, on a loaded game, comes here too).
     pub fn playouts(
         &self,
         state: &LoadedState,
@@ -101,6 +102,24 @@ impl LoadedGame {
         count: u64,
         max_depth: u64,
     ) -> Result<PlayoutStats, LoadError> {
+        self.batch(state, Budget::Playouts(count), seed, max_depth)
+    }
+
+    /// Random playouts inside the library within `budget`.
+    fn batch(
+        &self,
+        state: &LoadedState,
+        budget: Budget,
+        seed: u64,
+        max_depth: u64,
+    ) -> Result<PlayoutStats, LoadError> {
+        let budget = match budget {
+            Budget::Playouts(n) => n & !abi::BUDGET_NANOS,
+            Budget::Time(d) => {
+                let nanos = u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+                (nanos & !abi::BUDGET_NANOS) | abi::BUDGET_NANOS
+            }
+        };
         let abi = self.inner.abi;
         let n = self.num_roles();
         let mut totals = PlayoutTotals::default();
@@ -113,7 +132,7 @@ impl LoadedGame {
             (abi.playouts)(
                 state.0.as_ptr(),
                 seed,
-                count,
+                budget,
                 max_depth,
                 &mut totals,
                 sums.as_mut_ptr(),
@@ -346,6 +365,21 @@ impl Game for LoadedGame {
             unsafe { (self.inner.abi.parse_state)(text.as_ptr(), text.len(), words.as_mut_ptr()) };
         self.status(status).map_err(ParseError::new)?;
         Ok(LoadedState(words))
+    }
+
+    fn native_playouts(
+        &self,
+        state: &LoadedState,
+        budget: Budget,
+        seed: u64,
+        max_depth: usize,
+    ) -> Option<PlayoutStats> {
+        let depth = u64::try_from(max_depth).unwrap_or(u64::MAX);
+        Some(self.batch(state, budget, seed, depth).unwrap_or_else(|e| {
+            // Reported by `failure`, which drivers check.
+            self.fail(e.to_string());
+            PlayoutStats::new(self.num_roles())
+        }))
     }
 
     fn failure(&self) -> Option<String> {

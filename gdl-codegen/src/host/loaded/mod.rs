@@ -143,6 +143,17 @@ pub fn load(name: &str, rules: &[u8], options: &LoadOptions) -> Result<LoadedGam
     library::open(&entry, crate::store::build_id())
 }
 
+/// Whether [`load`] would find the game built (in this process or in the
+/// cache), without grounding or emitting anything.
+pub fn is_cached(name: &str, rules: &[u8], options: &LoadOptions) -> bool {
+    let Ok(cache) = crate::host::cache::Cache::locate(options.cache_dir.as_deref()) else {
+        return false;
+    };
+    let codegen = cdylib::codegen_options(name, &options.codegen);
+    let entry = cdylib::LibraryEntry::new(&cache, rules, &codegen);
+    library::loaded(&entry.key).is_some() || entry.is_built()
+}
+
 /// Opens the library file of a loaded game directly (outside this
 /// process's registry of loaded games), checking that compiler build
 /// `build` generated it: for tools that keep libraries, and for tests.

@@ -198,12 +198,12 @@ impl Prepared {
 }
 
 impl Drop for Prepared {
-    /// Cancels the work and waits for the worker, so that no build outlives
-    /// the match.
+    /// Cancels the work without waiting for it: a running build is stopped
+    /// within milliseconds by the worker; a stage of the compiler that
+    /// cannot be interrupted yet (grounding, emitting) runs to its end in
+    /// the detached worker, which then stops.
     fn drop(&mut self) {
         self.cancel();
-        if let Some(worker) = self.worker.take() {
-            let _ = worker.join();
-        }
+        drop(self.worker.take());
     }
 }

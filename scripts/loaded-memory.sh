@@ -4,4 +4,4 @@
 # within 100 MB of that after the tenth; prints both.
 set -e
 cd "$(dirname "$0")/.."
-cargo test --release -p gdl-codegen --test loaded_many -- --nocapture
+cargo test -p gdl-codegen --test loaded_many -- --nocapture

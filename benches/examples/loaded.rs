@@ -2,7 +2,8 @@
 //! benchmark games, in one run: batch playouts (inside the library) and a
 //! tree-search step through the simulation API (apply a joint move, list
 //! every role's legal moves, test terminal), each as a ratio loaded /
-//! static of the rate; the time `prepare` takes to hand out a reasoner, and
+//! static of the rate (the best of three alternating rounds of SECONDS
+//! each); the time `prepare` takes to hand out a reasoner, and
 //! the time `load` takes (from the cache when the libraries are built: run
 //! it twice).
 //!
@@ -55,6 +56,8 @@ gdl_macro::gdl! {
 }
 
 const MAX_DEPTH: usize = 10_000;
+/// Rounds of each measurement (see [`row`]).
+const ROUNDS: usize = 3;
 
 fn main() {
     let seconds: f64 = std::env::args()
@@ -85,15 +88,21 @@ fn row<G: Game>(name: &str, game: &G, time: Duration) {
     let loaded = loaded::load(name, &rules, &LoadOptions::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let load = start.elapsed().as_secs_f64();
-    let fixed = run_playouts(game, Budget::Time(time), 1, MAX_DEPTH);
-    let static_rate = fixed.playouts_per_sec();
-    let count = (static_rate * time.as_secs_f64()).max(1.0) as u64;
-    let batch = loaded
-        .playouts(&loaded.initial_state(), 1, count, MAX_DEPTH as u64)
-        .unwrap();
-    let loaded_rate = batch.playouts_per_sec();
-    let static_steps = steps_static(game, time);
-    let loaded_steps = steps_loaded(&loaded, time);
+    // Static and loaded alternate, three rounds, the best of each kept:
+    // on a shared machine the load changes from second to second.
+    let (mut static_rate, mut loaded_rate) = (0f64, 0f64);
+    let (mut static_steps, mut loaded_steps) = (0f64, 0f64);
+    for _ in 0..ROUNDS {
+        let fixed = run_playouts(game, Budget::Time(time), 1, MAX_DEPTH);
+        static_rate = static_rate.max(fixed.playouts_per_sec());
+        let count = (fixed.playouts_per_sec() * time.as_secs_f64()).max(1.0) as u64;
+        let batch = loaded
+            .playouts(&loaded.initial_state(), 1, count, MAX_DEPTH as u64)
+            .unwrap();
+        loaded_rate = loaded_rate.max(batch.playouts_per_sec());
+        static_steps = static_steps.max(steps_static(game, time));
+        loaded_steps = loaded_steps.max(steps_loaded(&loaded, time));
+    }
     println!(
         "| {name} | {prepare:.3} | {load:.3} | {static_rate:.0} | {loaded_rate:.0} | {:.2} | {static_steps:.0} | {loaded_steps:.0} | {:.2} |",
         loaded_rate / static_rate,

@@ -384,13 +384,14 @@ where
     })
 }
 
-/// A position: a state and what a step computed about it.
+/// A position: a state and what a step computed about it, each role's
+/// legal moves in a vector of its own (listed there directly, no copy).
 struct Position<G: Game> {
     state: G::State,
     terminal: bool,
-    moves: Vec<Move>,
-    offsets: Vec<usize>,
-    scratch: Vec<Move>,
+    legal: Vec<Vec<Move>>,
+    ptrs: Vec<*const u32>,
+    counts: Vec<usize>,
 }
 
 impl<G: Game + Default> Position<G>
@@ -400,15 +401,24 @@ where
     /// Computes terminal and the legal moves of the current state.
     fn refresh(&mut self, game: &G) {
         self.terminal = game.is_terminal(&self.state);
-        self.moves.clear();
-        self.offsets.clear();
-        self.offsets.push(0);
-        for role in 0..game.num_roles() {
-            if !self.terminal {
-                game.legal_moves(&self.state, role, &mut self.scratch);
-                self.moves.extend_from_slice(&self.scratch);
+        for (role, moves) in self.legal.iter_mut().enumerate() {
+            if self.terminal {
+                moves.clear();
+            } else {
+                game.legal_moves(&self.state, role, moves);
             }
-            self.offsets.push(self.moves.len());
+            self.ptrs[role] = moves.as_ptr().cast();
+            self.counts[role] = moves.len();
+        }
+    }
+
+    /// What the position holds, for the caller.
+    fn view(&self) -> PositionView {
+        PositionView {
+            state: self.state.words().as_ptr(),
+            terminal: u8::from(self.terminal),
+            moves: self.ptrs.as_ptr(),
+            counts: self.counts.as_ptr(),
         }
     }
 }
@@ -419,12 +429,13 @@ where
 {
     guard(|| {
         let game = G::default();
+        let n = game.num_roles();
         let mut pos = Box::new(Position::<G> {
             state: game.initial_state(),
             terminal: false,
-            moves: Vec::new(),
-            offsets: Vec::new(),
-            scratch: Vec::new(),
+            legal: vec![Vec::new(); n],
+            ptrs: vec![core::ptr::null(); n],
+            counts: vec![0; n],
         });
         pos.refresh(&game);
         *out = Box::into_raw(pos).cast();
@@ -439,7 +450,11 @@ unsafe extern "C" fn position_free<G: Game + Default>(pos: *mut c_void) {
     }
 }
 
-unsafe extern "C" fn position_set<G: Game + Default>(pos: *mut c_void, words: *const u64) -> i32
+unsafe extern "C" fn position_set<G: Game + Default>(
+    pos: *mut c_void,
+    words: *const u64,
+    out: *mut PositionView,
+) -> i32
 where
     G::State: Words,
 {
@@ -447,6 +462,7 @@ where
         let pos = &mut *pos.cast::<Position<G>>();
         pos.state = state::<G>(words);
         pos.refresh(&G::default());
+        *out = pos.view();
         OK
     })
 }
@@ -455,6 +471,7 @@ unsafe extern "C" fn position_step<G: Game + Default>(
     pos: *mut c_void,
     joint: *const u32,
     n: usize,
+    out: *mut PositionView,
 ) -> i32
 where
     G::State: Words,
@@ -465,6 +482,7 @@ where
         let joint = core::slice::from_raw_parts(joint.cast::<Move>(), n);
         game.apply_unchecked(&mut pos.state, joint);
         pos.refresh(&game);
+        *out = pos.view();
         OK
     })
 }
@@ -477,13 +495,7 @@ where
     G::State: Words,
 {
     guard(|| {
-        let pos = &*pos.cast::<Position<G>>();
-        *out = PositionView {
-            state: pos.state.words().as_ptr(),
-            terminal: u8::from(pos.terminal),
-            moves: pos.moves.as_ptr().cast(),
-            offsets: pos.offsets.as_ptr(),
-        };
+        *out = (*pos.cast::<Position<G>>()).view();
         OK
     })
 }

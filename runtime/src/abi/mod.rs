@@ -22,7 +22,7 @@
 //! Hot loops stay inside the library: `playouts` runs a batch of random
 //! playouts from a state, and a *position* keeps what a step computed
 //! (the state, terminal, every role's legal moves) for the queries that
-//! follow, so one step of a tree search crosses the boundary twice.
+//! follow, so one step of a tree search crosses the boundary once.
 //!
 //! The library side is [`export_game!`], over a game whose state is a
 //! tuple struct of one `[u64; N]`, as both back ends generate.
@@ -122,11 +122,14 @@ pub struct GameAbi {
     pub position_new: unsafe extern "C" fn(*mut *mut core::ffi::c_void) -> i32,
     /// Frees a position.
     pub position_free: unsafe extern "C" fn(*mut core::ffi::c_void),
-    /// Moves a position to a state.
-    pub position_set: unsafe extern "C" fn(*mut core::ffi::c_void, *const u64) -> i32,
-    /// Applies a joint move to a position; its legal moves and terminal
-    /// are then those of the next state.
-    pub position_step: unsafe extern "C" fn(*mut core::ffi::c_void, *const u32, usize) -> i32,
+    /// Moves a position to a state; what it then holds into the view.
+    pub position_set:
+        unsafe extern "C" fn(*mut core::ffi::c_void, *const u64, *mut PositionView) -> i32,
+    /// Applies a joint move to a position: its legal moves and terminal are
+    /// then those of the next state, and what it holds is in the view (one
+    /// call a step of a search).
+    pub position_step:
+        unsafe extern "C" fn(*mut core::ffi::c_void, *const u32, usize, *mut PositionView) -> i32,
     /// What a position holds, valid until it changes.
     pub position_view: unsafe extern "C" fn(*const core::ffi::c_void, *mut PositionView) -> i32,
     /// The message of this thread's last [`PANIC`] or [`INVALID`] (text out).
@@ -163,9 +166,8 @@ pub struct PositionView {
     pub state: *const u64,
     /// 1 when the state is terminal (and no role then has moves listed).
     pub terminal: u8,
-    /// Every role's legal moves, role after role.
-    pub moves: *const u32,
-    /// Where each role's moves start in `moves`, and where the last ends
-    /// (`num_roles + 1` entries).
-    pub offsets: *const usize,
+    /// Each role's legal moves (`num_roles` pointers).
+    pub moves: *const *const u32,
+    /// Each role's number of legal moves (`num_roles`).
+    pub counts: *const usize,
 }

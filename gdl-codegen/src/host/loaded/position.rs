@@ -43,7 +43,7 @@ impl Position {
                 state: core::ptr::null(),
                 terminal: 1,
                 moves: core::ptr::null(),
-                offsets: core::ptr::null(),
+                counts: core::ptr::null(),
             },
         };
         position.refresh()?;
@@ -62,10 +62,14 @@ impl Position {
     pub fn step(&mut self, joint: &[Move]) -> Result<(), LoadError> {
         // SAFETY: our live position; Move is repr(transparent) over u32.
         let status = unsafe {
-            (self.game.abi().position_step)(self.ptr, joint.as_ptr().cast(), joint.len())
+            (self.game.abi().position_step)(
+                self.ptr,
+                joint.as_ptr().cast(),
+                joint.len(),
+                &mut self.view,
+            )
         };
-        self.game.status(status).map_err(LoadError::Game)?;
-        self.refresh()
+        self.game.status(status).map_err(LoadError::Game)
     }
 
     /// Moves the position to `state` (re-rooting a search).
@@ -74,9 +78,9 @@ impl Position {
             return Err(LoadError::Game(self.game.failure().unwrap_or_default()));
         }
         // SAFETY: our live position; a state of the game's words.
-        let status = unsafe { (self.game.abi().position_set)(self.ptr, state.0.as_ptr()) };
-        self.game.status(status).map_err(LoadError::Game)?;
-        self.refresh()
+        let status =
+            unsafe { (self.game.abi().position_set)(self.ptr, state.0.as_ptr(), &mut self.view) };
+        self.game.status(status).map_err(LoadError::Game)
     }
 
     /// The state's words.
@@ -101,12 +105,12 @@ impl Position {
         if role >= self.num_roles {
             return &[];
         }
-        // SAFETY: num_roles + 1 offsets into the moves, valid until the next
+        // SAFETY: num_roles pointers and counts, valid until the next
         // change; Move is repr(transparent) over u32.
         unsafe {
-            let start = *self.view.offsets.add(role);
-            let end = *self.view.offsets.add(role + 1);
-            core::slice::from_raw_parts(self.view.moves.cast::<Move>().add(start), end - start)
+            let moves = *self.view.moves.add(role);
+            let count = *self.view.counts.add(role);
+            core::slice::from_raw_parts(moves.cast::<Move>(), count)
         }
     }
 

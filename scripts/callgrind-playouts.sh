@@ -8,10 +8,10 @@
 # same seed makes the first N1 playouts of both runs identical, so the
 # difference is exactly the cost of playouts N1+1 .. N2.
 #
-# `--reasoner propnet` runs inside gdl-codegen. `--reasoner compiled` makes
-# gdl-codegen build a crate in its cache and run the binary as a child
-# process: the script runs `play` once natively (building the crate), then
-# measures that cached binary directly, with the same arguments `play` passes.
+# Every reasoner runs inside gdl-codegen: `--reasoner compiled` builds the
+# game as a library in the cache and loads it (`host::loaded`), as a player
+# does. The script runs `play` once natively (building the library), then
+# measures `play` itself under callgrind, the cached library loaded again.
 #
 # N1 and N2 are the same for both reasoners and for every binary, so that
 # figures compare the same playouts: for the six benchmark games a fixed pair
@@ -26,8 +26,7 @@
 #   GAMES  game files (default: the six benchmark games of the corpus)
 # Environment: REASONERS (default "compiled propnet"); CALLGRIND_CACHE, the
 # compiled-game cache (default: a fresh temporary directory, removed at the
-# end; a cache kept between runs saves building gdl-runtime, but the games
-# themselves are built again to learn where their binaries are).
+# end; a cache kept between runs saves building the games again).
 set -uo pipefail
 
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
@@ -58,14 +57,6 @@ rate() { grep -o '[0-9.]* playouts/s' | head -1 | cut -d' ' -f1; }
 # The instruction total (Ir) of a callgrind output file.
 total_ir() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
 
-# The cached binary of a compiled game, from the note gdl-codegen prints when
-# it builds the game (the script removes the build stamps first, so it does).
-compiled_binary() {
-    local dir
-    dir=$(sed -n 's/^note: building the compiled game in //p' "$1" | tail -1)
-    if [ -n "$dir" ]; then echo "$cache/target/release/$(basename "$dir")"; fi
-}
-
 # The fixed playout counts "N1 N2" of a benchmark game, by its file's stem.
 fixed_playouts() {
     case $1 in
@@ -95,8 +86,6 @@ for game in "$@"; do
     for r in $reasoners; do
         probe=200
         log=$work/$name-$r.native
-        # A cached game does not say where its binary is: build it again.
-        rm -f "$cache"/games/*/built.stamp
         nice "$bin" play "$game" --reasoner "$r" --playouts $probe --seed 1 \
             --cache-dir "$cache" >"$log" 2>&1 ||
             { echo "error: $name $r: play failed" >&2; cat "$log" >&2; continue; }
@@ -109,17 +98,7 @@ for game in "$@"; do
             echo "error: need 1 <= N1 < N2 (got $n1, $n2)" >&2
             exit 2
         fi
-        if [ "$r" = compiled ]; then
-            exe=$(compiled_binary "$log")
-            if [ -z "$exe" ] || [ ! -x "$exe" ]; then
-                echo "error: $name: cannot find the compiled game's binary in $cache" >&2
-                continue
-            fi
-            # The arguments `gdl-codegen play` passes to the binary.
-            cmd=("$exe" play --seed 1 --max-steps 10000 --playouts)
-        else
-            cmd=("$bin" play "$game" --reasoner "$r" --seed 1 --playouts)
-        fi
+        cmd=("$bin" play "$game" --reasoner "$r" --seed 1 --cache-dir "$cache" --playouts)
         ir1=$(measure "$work/$name-$r.$n1.out" "${cmd[@]}" "$n1") || continue
         ir2=$(measure "$work/$name-$r.$n2.out" "${cmd[@]}" "$n2") || continue
         per=$(awk -v a="$ir1" -v b="$ir2" -v n1="$n1" -v n2="$n2" 'BEGIN { printf "%.0f", (b - a) / (n2 - n1) }')

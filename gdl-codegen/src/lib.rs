@@ -40,6 +40,8 @@
 //!   `player`, part of `cli`);
 //! - `host`: the build cache of compiled games, which runs cargo (feature
 //!   `host`);
+//! - [`store`]: the user's private cache directory and the keys of every
+//!   cache of generated code (the macro's, the CLI's, the loaded games');
 //! - [`scc`]: strongly connected components, the one graph algorithm every
 //!   stage shares (below them all).
 //!
@@ -66,6 +68,7 @@ pub mod rules;
 pub mod scc;
 pub mod session;
 pub mod stages;
+pub mod store;
 
 pub use builder::Builder;
 pub use reasoner::interp::Interpreter;

@@ -88,7 +88,8 @@ fn binary() -> &'static Path {
         options.emit.type_name = "Chess".to_owned();
         let cache = Cache::locate(Some(
             &Path::new(env!("CARGO_TARGET_TMPDIR")).join("chess-perft-cache"),
-        ));
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
         let entry = cache.game(&[&text, b"chess-perft"]);
         if !entry.is_built() {
             let generated = session::generate("chess.kif", &text, &options)

@@ -13,7 +13,11 @@ pub type Role = usize;
 /// Ids are only meaningful together with the game and role that produced them.
 /// Reasoners list legal moves in byte order of their GDL text, so that the
 /// same seed plays the same match on every reasoner.
+///
+/// `repr(transparent)`: a list of moves is a list of `u32`s, as the loaded
+/// games' C ABI ([`crate::abi`]) passes them.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+#[repr(transparent)]
 pub struct Move(pub u32);
 
 /// A role's goal value in a state.
@@ -216,6 +220,22 @@ pub trait Game: Send + Sync {
     /// Names of all roles, in role order.
     fn role_names(&self) -> Vec<&str> {
         (0..self.num_roles()).map(|r| self.role_name(r)).collect()
+    }
+
+    /// Seeded random playouts from `state` run by the game itself, where it
+    /// has a faster way than a driver calling it move by move: the same
+    /// playouts [`crate::run_playouts_from`] plays, or `None` (the default)
+    /// to let the driver play them. A loaded game runs them inside its
+    /// library (one call, not one a move), so `run_playouts` and
+    /// everything over it cross the library's boundary once.
+    fn native_playouts(
+        &self,
+        _state: &Self::State,
+        _budget: crate::Budget,
+        _seed: u64,
+        _max_depth: usize,
+    ) -> Option<crate::PlayoutStats> {
+        None
     }
 
     /// Why the reasoner gave up, if it did: `None` for a reasoner that never

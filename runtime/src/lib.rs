@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+pub mod abi;
 pub mod bench;
 pub mod cli;
 mod game;
@@ -38,8 +39,8 @@ pub use montecarlo::{flat_monte_carlo, MonteCarloChoice, MoveEvaluation};
 pub use parallel::run_playouts_parallel;
 pub use perft::{perft, perft_divide};
 pub use playout::{
-    playout, playout_in_place, run_playouts, Budget, Playout, PlayoutBuffers, PlayoutEnd,
-    PlayoutStats, DEFAULT_MAX_DEPTH,
+    playout, playout_in_place, run_playouts, run_playouts_from, Budget, Playout, PlayoutBuffers,
+    PlayoutEnd, PlayoutStats, DEFAULT_MAX_DEPTH,
 };
 pub use rng::Rng;
 pub use trace::{

@@ -270,7 +270,21 @@ pub fn run_playouts<G: Game>(
     seed: u64,
     max_depth: usize,
 ) -> PlayoutStats {
-    let initial = game.initial_state();
+    run_playouts_from(game, &game.initial_state(), budget, seed, max_depth)
+}
+
+/// [`run_playouts`] from `initial` instead of the game's initial state: the
+/// playouts of a search from the node it expands.
+pub fn run_playouts_from<G: Game>(
+    game: &G,
+    initial: &G::State,
+    budget: Budget,
+    seed: u64,
+    max_depth: usize,
+) -> PlayoutStats {
+    if let Some(stats) = game.native_playouts(initial, budget, seed, max_depth) {
+        return stats;
+    }
     let mut rng = Rng::new(seed);
     let mut buf = PlayoutBuffers::new();
     let mut stats = PlayoutStats::new(game.num_roles());
@@ -279,7 +293,7 @@ pub fn run_playouts<G: Game>(
     let mut clock = Clock { next: 1 };
     loop {
         // clone_from can reuse the state's allocations from the last playout.
-        state.clone_from(&initial);
+        state.clone_from(initial);
         let (depth, end) = play_to_end(game, &mut state, &mut rng, max_depth, &mut buf);
         stats.add_parts(depth, end, &buf.goals);
         // A reasoner that gave up answers trivially from then on: stop

@@ -4,6 +4,7 @@
 //! located `compile_error!`s naming the macro's own options.
 
 mod input;
+mod stored;
 
 use std::path::{Path, PathBuf};
 
@@ -21,14 +22,45 @@ use crate::front::Frontend;
 use crate::ground::{Budget, GroundError, Limit};
 use crate::session::{self, Caller, CodegenError, CodegenOptions, Session};
 use input::{Input, ModDecl, Source};
+pub use stored::{ExpansionCache, Outcome, MACRO_CACHE_ENV};
 
-/// Expands `gdl! { .. }`: the generated items, or the errors found.
+/// Expands `gdl! { .. }`: the generated items, or the errors found. The
+/// generated module is taken from the user's expansion cache when there
+/// (see [`ExpansionCache`]).
 pub fn gdl(input: TokenStream) -> TokenStream {
-    let expanded = syn::parse2::<Input>(input).and_then(expand);
-    expanded.unwrap_or_else(|e| e.to_compile_error())
+    gdl_with(input, ExpansionCache::from_env().as_ref()).0
 }
 
-fn expand(input: Input) -> syn::Result<TokenStream> {
+/// [`gdl`] with the expansion cache `cache` (none: the compiler always
+/// runs), and what it did with the cache.
+pub fn gdl_with(input: TokenStream, cache: Option<&ExpansionCache>) -> (TokenStream, Outcome) {
+    let expanded = syn::parse2::<Input>(input).and_then(|input| expand(input, cache));
+    expanded.unwrap_or_else(|e| (e.to_compile_error(), Outcome::Uncached))
+}
+
+/// The generated module's tokens: from `cache` when it holds them, else
+/// from the compiler, then stored.
+fn module_tokens(
+    name: &str,
+    bytes: &[u8],
+    options: CodegenOptions,
+    cache: Option<&ExpansionCache>,
+) -> Result<(TokenStream, Outcome), CodegenError> {
+    let entry = cache.map(|c| c.entry(name, bytes, &options));
+    if let Some(tokens) = entry.as_deref().and_then(ExpansionCache::get) {
+        return Ok((tokens, Outcome::Hit));
+    }
+    let tokens = Session::new(name, bytes, options).module()?.into_tokens();
+    Ok(match entry {
+        Some(entry) => {
+            ExpansionCache::put(&entry, &tokens);
+            (tokens, Outcome::Miss)
+        }
+        None => (tokens, Outcome::Uncached),
+    })
+}
+
+fn expand(input: Input, cache: Option<&ExpansionCache>) -> syn::Result<(TokenStream, Outcome)> {
     let Some(source) = &input.source else {
         return Err(syn::Error::new(Span::call_site(), "no game given"));
     };
@@ -82,18 +114,15 @@ fn expand(input: Input) -> syn::Result<TokenStream> {
     };
 
     let max_rules = options.budget.max_rules;
-    let session = Session::new(&name, &bytes, options);
-    let code = session
-        .module()
-        .map_err(|e| error_for(&e, lit, file.is_none(), max_rules))?
-        .into_tokens();
+    let (code, outcome) = module_tokens(&name, &bytes, options, cache)
+        .map_err(|e| error_for(&e, lit, file.is_none(), max_rules))?;
     let rebuild = file.map(|path| {
         let path = path.to_string_lossy().into_owned();
         quote!(
             const _: &str = include_str!(#path);
         )
     });
-    Ok(match &input.module {
+    let tokens = match &input.module {
         Some(ModDecl { attrs, vis, name }) => {
             let doc = (!attrs.iter().any(|a| a.path().is_ident("doc"))).then(|| {
                 let doc = format!("The game compiled from `{}`.", source_label(source));
@@ -112,7 +141,8 @@ fn expand(input: Input) -> syn::Result<TokenStream> {
             #code
             #rebuild
         },
-    })
+    };
+    Ok((tokens, outcome))
 }
 
 fn source_label(source: &Source) -> String {

@@ -6,14 +6,14 @@
 //! `Cargo.toml`, `src/main.rs`, the generated `src/game.rs`, and a stamp
 //! written after a successful build); `<cache>/target/` is the one cargo
 //! target directory all games share, so `gdl-runtime` is built once. The key
-//! hashes the game text, the options and the compiler version: a second run
-//! of an unchanged game finds the stamp and runs the binary without calling
-//! cargo at all.
+//! hashes the game text, the options and the compiler's build id
+//! ([`crate::store::build_id`]): a second run of an unchanged game finds the
+//! stamp and runs the binary without calling cargo at all.
 //!
 //! The directory is, in order: the `--cache-dir` option, the
-//! `GDL_CODEGEN_CACHE` environment variable, `$XDG_CACHE_HOME/gdl-codegen`,
-//! `$HOME/.cache/gdl-codegen`, or `gdl-codegen-cache` in the system's
-//! temporary directory.
+//! `GDL_CODEGEN_CACHE` environment variable, `$XDG_CACHE_HOME/gdl-codegen`
+//! or `$HOME/.cache/gdl-codegen`, made private to the user (mode 0700; see
+//! [`crate::store`]).
 //!
 //! The binaries run only here, so they are built for this machine's
 //! processor ([`target_cpu`]): on x86-64 with AVX2 and BMI2, the
@@ -27,8 +27,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::store::{self, Key, StoreError};
+
 /// Environment variable naming the cache directory.
-pub const CACHE_ENV: &str = "GDL_CODEGEN_CACHE";
+pub use crate::store::CACHE_ENV;
 
 /// Environment variable choosing the processor the cached binaries are
 /// built for (see the module documentation).
@@ -89,22 +91,6 @@ impl fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// A 64-bit FNV-1a hash: stable across platforms and releases, unlike std's
-/// hasher, so cache keys stay valid.
-pub fn fnv1a(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &b in *part {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        // Separate parts so that ("ab", "c") and ("a", "bc") differ.
-        h ^= 0xff;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 /// The build cache.
 #[derive(Clone, Debug)]
 pub struct Cache {
@@ -130,19 +116,17 @@ impl CachedGame {
 }
 
 impl Cache {
-    /// The cache at `explicit`, or where the environment says (see the module documentation).
-    pub fn locate(explicit: Option<&Path>) -> Cache {
-        let dir = explicit
-            .map(Path::to_path_buf)
-            .or_else(|| std::env::var_os(CACHE_ENV).map(PathBuf::from))
-            .or_else(|| {
-                std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("gdl-codegen"))
-            })
-            .or_else(|| {
-                std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache/gdl-codegen"))
-            })
-            .unwrap_or_else(|| std::env::temp_dir().join("gdl-codegen-cache"));
-        Cache { dir }
+    /// The cache at `explicit`, or where the environment says (see
+    /// [`crate::store::locate`]), created private to the user (mode 0700).
+    pub fn locate(explicit: Option<&Path>) -> Result<Cache, StoreError> {
+        store::open(explicit).map(|dir| Cache { dir })
+    }
+
+    /// The cache at `dir`, as it is (for tests and tools that made it).
+    pub fn at(dir: &Path) -> Cache {
+        Cache {
+            dir: dir.to_path_buf(),
+        }
     }
 
     /// The cache directory.
@@ -155,19 +139,17 @@ impl Cache {
         self.dir.join("target")
     }
 
-    /// The crate of a game identified by `key_parts` (game text, options...).
+    /// The crate of a game identified by `key_parts` (game text, options...),
+    /// keyed also by the compiler's build id, the runtime it links and the
+    /// target CPU.
     pub fn game(&self, key_parts: &[&[u8]]) -> CachedGame {
-        let key = format!(
-            "{:016x}",
-            fnv1a(&[
-                key_parts.concat().as_slice(),
-                env!("CARGO_PKG_VERSION").as_bytes(),
-                compiler_identity().as_bytes(),
-                runtime_dependency().as_bytes(),
-                target_cpu().unwrap_or_default().as_bytes(),
-            ])
-        );
-        let name = format!("g{key}");
+        let key = key_parts
+            .iter()
+            .fold(Key::new("compiled", store::build_id()), |k, p| k.part(p))
+            .part(runtime_dependency().as_bytes())
+            .part(target_cpu().unwrap_or_default().as_bytes())
+            .hex();
+        let name = format!("g{}", &key[..16]);
         let crate_dir = self.dir.join("games").join(&name);
         let exe = format!("{name}{}", std::env::consts::EXE_SUFFIX);
         CachedGame {
@@ -230,25 +212,14 @@ impl Cache {
         if !status.success() {
             return Err(BuildError::Cargo(format!("cargo exited with {status}")));
         }
-        std::fs::write(&game.stamp, &game.key).map_err(io)?;
+        store::write_atomic(&game.stamp, game.key.as_bytes()).map_err(io)?;
         Ok(())
     }
 }
 
-/// What identifies this build of the compiler beyond its version: the size
-/// and modification time of the running executable, so that a rebuilt
-/// compiler (same version, different code generator) never reuses a stale
-/// binary.
-fn compiler_identity() -> String {
-    std::env::current_exe()
-        .and_then(std::fs::metadata)
-        .map(|m| format!("{}:{:?}", m.len(), m.modified().ok()))
-        .unwrap_or_default()
-}
-
 /// How the generated crate depends on `gdl-runtime`: by path to the runtime
 /// next to this compiler's sources when it is there, by version otherwise.
-fn runtime_dependency() -> String {
+pub(crate) fn runtime_dependency() -> String {
     let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
     match local.canonicalize() {
         Ok(p) if p.join("Cargo.toml").exists() => {
@@ -276,9 +247,7 @@ mod tests {
 
     #[test]
     fn keys_depend_on_every_part() {
-        assert_ne!(fnv1a(&[b"ab", b"c"]), fnv1a(&[b"a", b"bc"]));
-        assert_eq!(fnv1a(&[b"game"]), fnv1a(&[b"game"]));
-        let cache = Cache::locate(Some(Path::new("/tmp/x")));
+        let cache = Cache::at(Path::new("/tmp/x"));
         assert_ne!(cache.game(&[b"a"]).crate_dir, cache.game(&[b"b"]).crate_dir);
         assert_eq!(cache.target_dir(), Path::new("/tmp/x/target"));
     }

@@ -1,18 +1,17 @@
 //! The commands that run a game on a reasoner: `play`, `replay`, `bench` and
 //! the simulation of `check --simulate`.
 //!
-//! Each command becomes an argument list for `gdl_runtime::cli`, which the
-//! interpreted reasoners run in-process and a compiled game's binary runs in
-//! its own process; both print the same lines.
+//! Each command becomes an argument list for `gdl_runtime::cli`, which every
+//! reasoner runs in-process: the interpreted ones, and compiled code as a
+//! loaded game (`host::loaded`), as a player runs it.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::process::Command;
 
 use clap::{Args, ValueEnum};
 use gdl_codegen::front::Frontend;
 use gdl_codegen::ground::GroundProgram;
-use gdl_codegen::host::cache::Cache;
+use gdl_codegen::host::loaded::{self, LoadError, LoadOptions, LoadedGame, Toolchain};
 use gdl_codegen::reasoner::interp::{Interpreter, QueryBudget};
 use gdl_codegen::reasoner::propnet::Propnet;
 use gdl_codegen::session::{Backend, Caller, Session};
@@ -269,81 +268,59 @@ impl Loaded {
     }
 
     fn run_compiled(&self, argv: &[String]) -> u8 {
-        let binary = match self.compiled_binary() {
-            Ok(b) => b,
-            Err(code) => return code,
-        };
-        match Command::new(&binary).args(argv).status() {
-            Ok(s) => s
-                .code()
-                .and_then(|c| u8::try_from(c).ok())
-                .unwrap_or(status::TOOLCHAIN),
-            Err(e) => {
-                eprintln!("error: cannot run {}: {e}", binary.display());
-                status::TOOLCHAIN
-            }
+        match self.compiled_game() {
+            Ok(game) => u8::try_from(cli::run(&game, &self.path, argv)).unwrap_or(status::INVALID),
+            Err(code) => code,
         }
     }
 
-    /// Builds (or finds in the cache) the compiled game's binary, watched
-    /// (progress, `--timings`).
-    fn compiled_binary(&self) -> Result<PathBuf, u8> {
-        let binary = self.watch.enter(|| self.build_binary());
+    /// The compiled game's library, built (or found in the cache) and
+    /// loaded into this process, as a player runs it (`host::loaded`);
+    /// watched (progress, `--timings`).
+    fn compiled_game(&self) -> Result<LoadedGame, u8> {
+        let game = self.watch.enter(|| self.load_game());
         self.watch.report();
-        binary
+        game
     }
 
-    fn build_binary(&self) -> Result<PathBuf, u8> {
-        let backend = match self.session.backend() {
-            Ok((backend, why)) => {
-                if self.session.options().backend == Backend::Auto && backend == Backend::Lifted {
-                    self.watch
-                        .note(&format!("{}: lifted back end: {why}", self.path));
-                }
-                backend
-            }
-            Err(e) => {
-                eprintln!("error: {}: {}", self.path, e.message(Caller::Cli));
-                return Err(status::INVALID);
-            }
+    fn load_game(&self) -> Result<LoadedGame, u8> {
+        let jobs = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+        let options = LoadOptions {
+            codegen: self.session.options().clone(),
+            cache_dir: self.run.cache_dir.clone(),
+            // Someone waits for this build: full speed.
+            toolchain: Toolchain {
+                nice: 0,
+                jobs,
+                ..Toolchain::default()
+            },
         };
-        if backend == Backend::Ground {
-            if let Err(e) = self.ground() {
-                eprintln!("error: {}: {e}", self.path);
-                return Err(status::INVALID);
+        let rules = self.session.frontend().source.text.as_bytes();
+        if !loaded::is_cached(&self.path, rules, &options) {
+            self.note_backend();
+        }
+        stages::stage(Stage::Build, || loaded::load(&self.path, rules, &options)).map_err(|e| {
+            match e {
+                LoadError::Codegen(e) => {
+                    eprint!("{}", e.render(std::io::stderr().is_terminal()));
+                    status::INVALID
+                }
+                e => {
+                    eprintln!("error: {}: {e}", self.path);
+                    status::TOOLCHAIN
+                }
+            }
+        })
+    }
+
+    /// Says which back end `auto` chose, when it chose the lifted one.
+    fn note_backend(&self) {
+        if let Ok((Backend::Lifted, why)) = self.session.backend() {
+            if self.session.options().backend == Backend::Auto {
+                self.watch
+                    .note(&format!("{}: lifted back end: {why}", self.path));
             }
         }
-        let options = self.session.options();
-        let cache = Cache::locate(self.run.cache_dir.as_deref());
-        let key = format!(
-            "{:?}|{:?}|{:?}|{:?}|{:?}",
-            options.frontend,
-            options.budget,
-            options.emit.max_literals,
-            options.emit.max_code_tests,
-            backend
-        );
-        let text = self.session.frontend().source.text.as_bytes();
-        let entry = cache.game(&[text, key.as_bytes()]);
-        if entry.is_built() {
-            return Ok(entry.binary);
-        }
-        let code = self.session.code().map_err(|e| {
-            eprint!("{}", e.render(std::io::stderr().is_terminal()));
-            status::INVALID
-        })?;
-        self.watch.note(&format!(
-            "building the compiled game in {}",
-            entry.crate_dir.display()
-        ));
-        stages::stage(Stage::Build, || {
-            cache.build(&entry, &code, "CompiledGame", &self.path)
-        })
-        .map_err(|e| {
-            eprintln!("error: {e}");
-            status::TOOLCHAIN
-        })?;
-        Ok(entry.binary)
     }
 }
 
@@ -425,16 +402,9 @@ pub fn bench(args: &BenchArgs) -> u8 {
         ];
         argv.extend(args.playout.argv());
         let result = match r {
-            Reasoner::Compiled | Reasoner::Lifted => compiled_for(&loaded, r).and_then(|bin| {
-                let out = Command::new(&bin).args(&argv).output().map_err(|e| {
-                    eprintln!("error: cannot run {}: {e}", bin.display());
-                    status::TOOLCHAIN
-                })?;
-                let text = String::from_utf8_lossy(&out.stdout);
-                serde_json::from_str::<serde_json::Value>(text.trim()).map_err(|e| {
-                    eprintln!("error: unexpected output of the compiled game: {e}");
-                    status::TOOLCHAIN
-                })
+            Reasoner::Compiled | Reasoner::Lifted => compiled_for(&loaded, r).and_then(|game| {
+                let result = cli::bench(&game, r.name(), args.seconds, args.playout.options());
+                serde_json::from_str(&result.to_json()).map_err(|_| status::INVALID)
             }),
             _ => in_process_bench(&loaded, r, args),
         };
@@ -533,10 +503,10 @@ fn in_process_bench(
     }
 }
 
-/// The binary of compiled reasoner `r` (`Compiled` or `Lifted`) of `loaded`.
-fn compiled_for(loaded: &Loaded, r: Reasoner) -> Result<PathBuf, u8> {
+/// The loaded game of compiled reasoner `r` (`Compiled` or `Lifted`) of `loaded`.
+fn compiled_for(loaded: &Loaded, r: Reasoner) -> Result<LoadedGame, u8> {
     match r {
-        Reasoner::Lifted => loaded.lifted()?.compiled_binary(),
-        _ => loaded.compiled_binary(),
+        Reasoner::Lifted => loaded.lifted()?.compiled_game(),
+        _ => loaded.compiled_game(),
     }
 }

@@ -1,0 +1,279 @@
+//! Loaded games: rules compiled into a library at run time and loaded into
+//! this process (`host::loaded`).
+//!
+//! Every test shares one cache directory (one cargo target directory, so
+//! `gdl-runtime` is built once), and the games are few: the six benchmark
+//! games and one game that compiles only lifted, each a cargo build of a
+//! minute or less in release on a CI machine; the other tests load small
+//! games, or no library at all.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use gdl_codegen::front::{self, Options};
+use gdl_codegen::host::loaded::{self, LoadError, LoadOptions, LoadedGame, Reasoner, Status};
+use gdl_codegen::reasoner::interp::Interpreter;
+use gdl_runtime::trace::{self, Trace};
+use gdl_runtime::{Game, Goal, PlayoutBuffers, Rng};
+
+/// The cache all tests share.
+fn options() -> LoadOptions {
+    LoadOptions {
+        cache_dir: Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("loaded-cache")),
+        ..LoadOptions::default()
+    }
+}
+
+fn load(rel: &str) -> LoadedGame {
+    let bytes = std::fs::read(common::games().join(rel)).unwrap();
+    loaded::load(rel, &bytes, &options()).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn trace(rel: &str) -> Trace {
+    Trace::read(common::shared().join("conformance").join(rel)).unwrap()
+}
+
+const SIX: [&str; 6] = [
+    "ticTacToe",
+    "connectFour",
+    "breakthrough",
+    "reversi",
+    "englishDraughts",
+    "speedChess",
+];
+
+/// A small game whose rules `n` tells apart: nim from `n` sticks.
+fn nim(n: u32) -> String {
+    let succ: String = (0..n).map(|i| format!("(succ {i} {})", i + 1)).collect();
+    format!(
+        "(role a) (role b) (init (sticks {n})) (init (control a)) {succ}
+         (<= (legal ?p take) (true (control ?p)))
+         (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+         (<= (next (sticks ?m)) (does ?p take) (true (sticks ?k)) (succ ?m ?k))
+         (<= (next (control b)) (true (control a)))
+         (<= (next (control a)) (true (control b)))
+         (<= terminal (true (sticks 0)))
+         (<= (goal ?p 100) (true (control ?p)) (true (sticks 0)))
+         (<= (goal ?p 0) (role ?p) (not (true (control ?p))))"
+    )
+}
+
+/// Walks one seeded random match through the position and the `Game`
+/// trait at once: the same legal moves, terminal flags and states.
+fn walk_positions(game: &LoadedGame, seed: u64) {
+    let mut position = game.position().unwrap();
+    let mut state = game.initial_state();
+    let (mut rng, mut legal) = (Rng::new(seed), Vec::new());
+    for _ in 0..300 {
+        assert_eq!(position.words(), &*state.0);
+        assert_eq!(position.is_terminal(), game.is_terminal(&state));
+        if position.is_terminal() {
+            return;
+        }
+        let mut joint = Vec::new();
+        for role in 0..game.num_roles() {
+            game.legal_moves(&state, role, &mut legal);
+            assert_eq!(position.legal(role), &legal[..]);
+            joint.push(legal[rng.below(legal.len())]);
+        }
+        position.step(&joint).unwrap();
+        game.apply_unchecked(&mut state, &joint);
+    }
+}
+
+/// `count` playouts through the `Game` trait, a call a move, as
+/// `run_playouts_from` plays them: states visited, terminal playouts, goal
+/// sums.
+fn one_by_one(
+    game: &LoadedGame,
+    state: &gdl_codegen::host::loaded::LoadedState,
+    seed: u64,
+    count: usize,
+    max_depth: usize,
+) -> (u64, u64, Vec<u64>) {
+    let (mut rng, mut buf) = (Rng::new(seed), PlayoutBuffers::new());
+    let (mut states, mut terminal) = (0, 0);
+    let mut sums = vec![0u64; game.num_roles()];
+    for _ in 0..count {
+        let mut s = state.clone();
+        let p = gdl_runtime::playout_in_place(game, &mut s, &mut rng, max_depth, &mut buf);
+        states += p.depth as u64 + 1;
+        terminal += u64::from(p.is_terminal());
+        for (sum, goal) in sums.iter_mut().zip(&p.goals) {
+            if let Goal::Value(v) = goal {
+                *sum += u64::from(*v);
+            }
+        }
+    }
+    (states, terminal, sums)
+}
+
+#[test]
+fn the_six_benchmark_games_load_and_replay_their_traces() {
+    for name in SIX {
+        let game = load(&format!("ggp-repository-base/{name}.kif"));
+        let summary = trace::replay(&game, &trace(&format!("ggp-repository-base/{name}.trace")))
+            .unwrap_or_else(|d| panic!("{name}: {d}"));
+        assert!(summary.states > 0, "{name}: nothing replayed");
+        // The batch entry point plays the playouts the trait would.
+        let state = game.initial_state();
+        let batch = game.playouts(&state, 7, 20, 500).unwrap();
+        assert_eq!(batch.playouts, 20);
+        assert_eq!(
+            (batch.states, batch.terminal, batch.goal_sums),
+            one_by_one(&game, &state, 7, 20, 500),
+            "{name}"
+        );
+        walk_positions(&game, 3);
+        assert_eq!(game.failure(), None, "{name}");
+    }
+}
+
+#[test]
+fn one_game_replays_from_several_threads_at_once() {
+    let game = load("ggp-repository-base/breakthrough.kif");
+    let trace = trace("ggp-repository-base/breakthrough.trace");
+    std::thread::scope(|s| {
+        for seed in 0..4 {
+            let (game, trace) = (&game, &trace);
+            s.spawn(move || {
+                for _ in 0..3 {
+                    trace::replay(game, trace).unwrap();
+                    walk_positions(game, seed);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn a_game_that_compiles_only_lifted_plays_the_interpreters_matches() {
+    let rel = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/lifted_deferred.kif"
+    );
+    let bytes = std::fs::read(rel).unwrap();
+    let session = gdl_codegen::Session::new(rel, &bytes, Default::default());
+    assert_eq!(session.backend().unwrap().0, gdl_codegen::Backend::Lifted);
+    let game = loaded::load(rel, &bytes, &options()).unwrap();
+    let fe = front::run_bytes(rel, &bytes, &Options::default());
+    let interp = Interpreter::new(&fe.program).unwrap();
+    let recorded = trace::record(&interp, 5, 11, 200);
+    trace::replay(&game, &recorded).unwrap();
+}
+
+#[test]
+fn a_game_loaded_twice_is_the_same_library() {
+    let first = load("ggp-repository-base/ticTacToe.kif");
+    let second = load("ggp-repository-base/ticTacToe.kif");
+    assert_eq!(first.key(), second.key());
+    assert_eq!(first.library(), second.library());
+}
+
+#[test]
+fn a_library_of_another_compiler_build_is_refused() {
+    let game = load("ggp-repository-base/ticTacToe.kif");
+    let err = loaded::open_library(game.library(), "0.0.0-another-build").unwrap_err();
+    assert!(matches!(err, LoadError::Mismatch(_)), "{err}");
+    assert!(err.to_string().contains("0.0.0-another-build"), "{err}");
+}
+
+#[test]
+fn the_cache_directory_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    load("ggp-repository-base/ticTacToe.kif");
+    let dir = options().cache_dir.unwrap();
+    let mode = std::fs::metadata(dir).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700);
+}
+
+fn with_toolchain(f: impl FnOnce(&mut loaded::Toolchain)) -> LoadOptions {
+    let mut options = options();
+    f(&mut options.toolchain);
+    options
+}
+
+#[test]
+fn missing_cargo_is_a_clear_error_and_the_game_stays_interpreted() {
+    let options = with_toolchain(|t| t.cargo = Some("/nonexistent/cargo".into()));
+    let rules = nim(21);
+    let err = loaded::load("nim21", rules.as_bytes(), &options).unwrap_err();
+    assert!(matches!(err, LoadError::Toolchain(_)), "{err}");
+    assert!(err.to_string().contains("need cargo and rustc"), "{err}");
+
+    let deadline = Instant::now() + Duration::from_secs(600);
+    let prepared = loaded::prepare("nim21", rules.as_bytes(), &options, deadline).unwrap();
+    let status = prepared.wait(deadline);
+    let Status::Stays(why) = status else {
+        panic!("{status:?}");
+    };
+    assert!(why.contains("cannot run cargo"), "{why}");
+    let reasoner = prepared.reasoner();
+    assert_eq!(
+        reasoner.name(),
+        "propnet",
+        "grounded before the build failed"
+    );
+    let Reasoner::Propnet(propnet) = reasoner else {
+        unreachable!()
+    };
+    assert_eq!(
+        gdl_runtime::perft(&*propnet, &propnet.initial_state(), 2),
+        1
+    );
+}
+
+#[test]
+fn a_build_past_its_deadline_or_cancelled_stops() {
+    let past = with_toolchain(|t| t.deadline = Some(Instant::now()));
+    let err = loaded::load("nim22", nim(22).as_bytes(), &past).unwrap_err();
+    assert!(matches!(err, LoadError::Deadline), "{err}");
+
+    let cancel = Arc::new(AtomicBool::new(true));
+    let cancelled = with_toolchain(|t| t.cancel = Some(cancel.clone()));
+    let err = loaded::load("nim23", nim(23).as_bytes(), &cancelled).unwrap_err();
+    assert!(matches!(err, LoadError::Cancelled), "{err}");
+
+    let deadline = Instant::now();
+    let prepared = loaded::prepare("nim24", nim(24).as_bytes(), &options(), deadline).unwrap();
+    let status = prepared.wait(Instant::now() + Duration::from_secs(600));
+    assert!(
+        matches!(&status, Status::Stays(why) if why.contains("deadline")),
+        "{status:?}"
+    );
+    assert_ne!(prepared.reasoner().name(), "compiled");
+}
+
+#[test]
+fn prepare_hands_out_the_interpreter_then_the_compiled_game() {
+    let rules = nim(5);
+    let far = Instant::now() + Duration::from_secs(600);
+    let prepared = loaded::prepare("nim5", rules.as_bytes(), &options(), far).unwrap();
+    // Five sticks, one taken a joint move: one match of five moves.
+    // Usable at once, whichever it is (a second run finds the library in
+    // the cache and may have loaded it already).
+    let perft = |r: &Reasoner| match r {
+        Reasoner::Interpreter(g) => gdl_runtime::perft(&**g, &g.initial_state(), 5),
+        Reasoner::Propnet(g) => gdl_runtime::perft(&**g, &g.initial_state(), 5),
+        Reasoner::Compiled(g) => gdl_runtime::perft(g, &g.initial_state(), 5),
+    };
+    assert_eq!(perft(&prepared.reasoner()), 1);
+    assert_eq!(prepared.wait(far), Status::Compiled);
+    let Reasoner::Compiled(game) = prepared.reasoner() else {
+        panic!("{:?}", prepared.status());
+    };
+    // Re-rooting: the interpreter's state, as fluents, on the compiled game.
+    let fe = front::run_bytes("nim5", rules.as_bytes(), &Options::default());
+    let interp = Interpreter::new(&fe.program).unwrap();
+    let mut state = interp.initial_state();
+    let take = interp.parse_move(0, "take").unwrap();
+    let noop = interp.parse_move(1, "noop").unwrap();
+    interp.apply_unchecked(&mut state, &[take, noop]);
+    let moved = game.parse_state(&interp.fluents(&state).join(" ")).unwrap();
+    assert_eq!(gdl_runtime::perft(&game, &moved, 4), 1);
+    assert!(game.fluents(&moved).contains(&"(sticks 4)".to_owned()));
+}

@@ -89,8 +89,9 @@ fn a_compiled_play_times_its_build_once() {
     };
     let first = play();
     assert!(first.contains(&"check".to_owned()), "{first:?}");
-    // A second run finds the binary in the cache: nothing to build.
-    let _ = std::fs::remove_dir_all(PathBuf::from(&cache).join("games"));
+    // With its library taken out of the cache, the game is built again;
+    // a third run finds it there: nothing to build.
+    let _ = std::fs::remove_dir_all(PathBuf::from(&cache).join("libs"));
     let rebuilt = play();
     assert!(rebuilt.contains(&"build".to_owned()), "{rebuilt:?}");
     let cached = play();

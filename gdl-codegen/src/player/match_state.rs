@@ -399,7 +399,9 @@ fn wait_for_turn_logs(log: &Mutex<MatchLog>) {
 
 /// Switches to a better engine if one arrived, replaying the match on it.
 fn upgrade(play: &mut Play, log: &Mutex<MatchLog>) {
-    let Some(next) = play.later.as_ref().and_then(|r| r.try_recv().ok()) else {
+    // The newest engine that arrived is the best: the compiled game comes
+    // after the propnet.
+    let Some(next) = play.later.as_ref().and_then(|r| r.try_iter().last()) else {
         return;
     };
     let mut engine = next;
@@ -418,7 +420,6 @@ fn upgrade(play: &mut Play, log: &Mutex<MatchLog>) {
         engine.reasoner()
     ));
     play.engine = engine;
-    play.later = None;
 }
 
 /// Searches until the clock less the reserve (or `stop`), and the turn's

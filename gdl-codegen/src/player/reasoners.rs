@@ -1,20 +1,20 @@
-//! Which reasoner plays a match: the seam where issue 48's loader plugs in.
+//! Which reasoner plays a match.
 //!
 //! [`prepare`] checks the rules and returns an engine to play at once, and
-//! possibly a better one later (a channel the match polls between turns;
-//! the match replays its moves on it, kept as text). Today the engines are
-//! the in-process reasoners: under `auto`, the propnet when the game grounds
-//! before a share of the start clock, else the interpreter at once and the
-//! propnet later if grounding finishes in the background. Issue 48's
-//! `prepare(rules, options, deadline)` gives the same shape: an interpreter
-//! or propnet at once, the loaded compiled game later, which becomes one
-//! more [`Reasoner`] and one more `UctEngine::new` call here.
+//! better ones later (a channel the match polls between turns; the match
+//! replays its moves on the newest, kept as text). Under `auto`: the
+//! propnet when the game grounds before a share of the start clock, else
+//! the interpreter at once and the propnet when grounding finishes in the
+//! background; then the compiled game, built in the background (niced, one
+//! build job, so that search keeps a core) and loaded into the process
+//! ([`crate::host::loaded`]), found at once when it is in the cache.
 
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use crate::front::{self, Frontend, Options};
 use crate::ground::{self, Budget};
+use crate::host::loaded::{self, LoadOptions, Toolchain};
 use crate::reasoner::interp::Interpreter;
 use crate::reasoner::propnet::Propnet;
 
@@ -31,6 +31,9 @@ pub enum Reasoner {
     Interpreter,
     /// The propnet only (a game that does not ground cannot be played).
     Propnet,
+    /// The compiled game only, built within the start clock (or found in
+    /// the cache).
+    Compiled,
 }
 
 impl Reasoner {
@@ -40,6 +43,7 @@ impl Reasoner {
             Reasoner::Auto => "auto",
             Reasoner::Interpreter => "interpreter",
             Reasoner::Propnet => "propnet",
+            Reasoner::Compiled => "compiled",
         }
     }
 }
@@ -98,6 +102,10 @@ pub fn prepare(
             now: propnet(&fe, config, left)?,
             later: None,
         }),
+        Reasoner::Compiled => Ok(Prepared {
+            now: compiled(&fe, config, Toolchain::default(), Some(deadline))?,
+            later: None,
+        }),
         Reasoner::Auto => {
             let (send, receive) = mpsc::channel();
             let interp = interpreter(&fe, config);
@@ -105,19 +113,46 @@ pub fn prepare(
                 if let Ok(engine) = propnet(&fe, config, BACKGROUND_GROUNDING) {
                     let _ = send.send(engine);
                 }
+                // Search keeps a core while the game builds.
+                let background = Toolchain {
+                    nice: 10,
+                    jobs: 1,
+                    ..Toolchain::default()
+                };
+                if let Ok(engine) = compiled(&fe, config, background, None) {
+                    let _ = send.send(engine);
+                }
             });
-            if let Ok(engine) = receive.recv_timeout(left.mul_f64(PROPNET_WAIT_SHARE)) {
-                return Ok(Prepared {
-                    now: engine,
-                    later: None,
-                });
-            }
+            let now = match receive.recv_timeout(left.mul_f64(PROPNET_WAIT_SHARE)) {
+                Ok(engine) => engine,
+                Err(_) => interp?,
+            };
             Ok(Prepared {
-                now: interp?,
+                now,
                 later: Some(receive),
             })
         }
     }
+}
+
+/// The compiled game of `fe`'s rules, built by `toolchain` by `deadline`
+/// (or found in the cache) and loaded into the process.
+fn compiled(
+    fe: &Frontend,
+    config: SearchConfig,
+    toolchain: Toolchain,
+    deadline: Option<Instant>,
+) -> Result<Box<dyn Engine>, String> {
+    let options = LoadOptions {
+        toolchain: Toolchain {
+            deadline,
+            ..toolchain
+        },
+        ..LoadOptions::default()
+    };
+    let game = loaded::load("match", fe.source.text.as_bytes(), &options)
+        .map_err(|e| format!("no compiled game: {e}"))?;
+    Ok(Box::new(UctEngine::new("compiled", game, config)))
 }
 
 fn interpreter(fe: &Frontend, config: SearchConfig) -> Result<Box<dyn Engine>, String> {

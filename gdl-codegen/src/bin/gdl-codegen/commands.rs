@@ -296,19 +296,21 @@ impl Loaded {
             },
         };
         let rules = self.session.frontend().source.text.as_bytes();
-        if !loaded::is_cached(&self.path, rules, &options) {
+        let load = || loaded::load(&self.path, rules, &options);
+        let game = if loaded::is_cached(&self.path, rules, &options) {
+            load()
+        } else {
             self.note_backend();
-        }
-        stages::stage(Stage::Build, || loaded::load(&self.path, rules, &options)).map_err(|e| {
-            match e {
-                LoadError::Codegen(e) => {
-                    eprint!("{}", e.render(std::io::stderr().is_terminal()));
-                    status::INVALID
-                }
-                e => {
-                    eprintln!("error: {}: {e}", self.path);
-                    status::TOOLCHAIN
-                }
+            stages::stage(Stage::Build, load)
+        };
+        game.map_err(|e| match e {
+            LoadError::Codegen(e) => {
+                eprint!("{}", e.render(std::io::stderr().is_terminal()));
+                status::INVALID
+            }
+            e => {
+                eprintln!("error: {}: {e}", self.path);
+                status::TOOLCHAIN
             }
         })
     }

@@ -42,6 +42,7 @@ enum ServeReasoner {
     Auto,
     Interpreter,
     Propnet,
+    Compiled,
 }
 
 /// Runs the player until the process is killed.
@@ -51,6 +52,7 @@ pub fn run(args: &ServeArgs) -> u8 {
             ServeReasoner::Auto => Reasoner::Auto,
             ServeReasoner::Interpreter => Reasoner::Interpreter,
             ServeReasoner::Propnet => Reasoner::Propnet,
+            ServeReasoner::Compiled => Reasoner::Compiled,
         },
         log_dir: args.log.clone(),
         ..PlayerConfig::default()

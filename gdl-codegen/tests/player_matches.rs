@@ -208,8 +208,7 @@ fn connect_four_against_random() {
     runtime_built_first();
     let log = play("ggp-repository-base/connectFour.kif", &[false, true]);
     let last_turn = (log.lines())
-        .filter(|l| l.contains("\"turn\":"))
-        .last()
+        .rfind(|l| l.contains("\"turn\":"))
         .unwrap_or_default();
     assert!(
         last_turn.contains("\"reasoner\":\"compiled\""),

@@ -285,8 +285,8 @@ fn an_unknown_match_id_gets_an_error_and_changes_nothing() {
 }
 
 /// A start clock too short to wait for the propnet: the interpreter plays
-/// at once, and the propnet, built meanwhile, takes over at a later PLAY,
-/// the moves so far replayed on it (the seam compiled code will use).
+/// at once, and the propnet built meanwhile (or the compiled game, loaded
+/// after it) takes over at a later PLAY, the moves so far replayed on it.
 #[test]
 fn the_interpreter_plays_until_the_propnet_is_ready() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("player_protocol_switch");
@@ -317,9 +317,12 @@ fn the_interpreter_plays_until_the_propnet_is_ready() {
         line["reasoner"].as_str().unwrap().to_owned()
     };
     assert_eq!(reasoner(0), "interpreter", "{log}");
-    assert_eq!(reasoner(3), "propnet", "{log}");
+    // The propnet, or the compiled game if it was loaded by then (found
+    // in the cache): the newest engine that arrived plays.
+    let later = reasoner(3);
+    assert!(["propnet", "compiled"].contains(&later.as_str()), "{log}");
     assert!(
-        log.contains("switched from interpreter to propnet"),
+        log.contains(&format!("switched from interpreter to {later}")),
         "{log}"
     );
 }

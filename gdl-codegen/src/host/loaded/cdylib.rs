@@ -243,10 +243,15 @@ fn spawn_cargo(
 fn lower_priority(command: &mut Command, nice: i32) {
     use std::os::unix::process::CommandExt;
     command.process_group(0);
-    // SAFETY: nice(2) is async-signal-safe, as pre_exec requires.
+    // SAFETY: nice(2) and prctl(2) are async-signal-safe, as pre_exec
+    // requires.
     unsafe {
         command.pre_exec(move || {
             libc::nice(nice);
+            // A build outlives no process that waits for it: a player
+            // killed mid-match leaves no cargo running on its cores.
+            #[cfg(target_os = "linux")]
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             Ok(())
         });
     }

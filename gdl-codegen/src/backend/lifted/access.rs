@@ -102,6 +102,24 @@ pub struct PrejoinUse {
     pub columns: Vec<Column>,
 }
 
+impl TablePlan {
+    /// Whether static relation `rel` is computed at run time (see
+    /// [`super::run_time_tables`]).
+    pub fn built_at_run_time(&self, rel: u32) -> bool {
+        self.run_time.iter().any(|t| t.rel == rel)
+    }
+}
+
+impl ScanPlan {
+    /// The steps after the scan it takes out of the body, by their index
+    /// from the step after it: those its filters absorb and those its
+    /// static join walks.
+    pub fn taken(&self) -> impl Iterator<Item = usize> + '_ {
+        let filters = self.filters.iter().filter(|u| u.absorbs).map(|u| u.step);
+        filters.chain(self.prejoin.iter().flat_map(|j| j.steps.iter().copied()))
+    }
+}
+
 impl BodyAccess {
     /// The plan of the scan at step `i`, if it is one.
     pub fn scan(&self, i: usize) -> Option<&ScanPlan> {
@@ -368,12 +386,9 @@ impl TablePlan {
                 self.value_masks.insert((fid, positions.clone()));
             }
         }
-        for u in scan.filters.iter().filter(|u| u.absorbs) {
-            absorbed[u.step] = true;
-        }
+        scan.taken().for_each(|k| absorbed[k] = true);
         bind(p, bound);
         if let Some(j) = &scan.prejoin {
-            j.steps.iter().for_each(|&k| absorbed[k] = true);
             for c in &j.columns {
                 if let Column::Var(v) = c {
                     bound[*v as usize] = true;

@@ -122,12 +122,9 @@ impl<'r> Body<'r> {
                     ..
                 } if !args[0].bound_by(&self.bound) => {
                     let plan = access.scan(i).cloned().unwrap_or_default();
-                    for u in plan.filters.iter().filter(|u| u.absorbs) {
-                        absorbed[i + 1 + u.step] = true;
-                    }
+                    plan.taken().for_each(|k| absorbed[i + 1 + k] = true);
                     self.scan(&args[0], &plan);
                     if let Some(join) = plan.prejoin {
-                        join.steps.iter().for_each(|&k| absorbed[i + 1 + k] = true);
                         self.join_rows(&prejoin::name(join.join), join.columns);
                     }
                 }

@@ -219,17 +219,16 @@ impl<'f> Round<'f> {
     /// The static relations of `plan` to compute at run time (see
     /// [`super::run_time_tables`]), their rules planned with nothing bound.
     fn run_time_tables(&mut self, plan: &LiftedPlan) -> Result<Vec<RunTimeTable>, OverBudget> {
-        let numbers = run_time_tables::static_numbers(plan, self.facts);
         let chosen = run_time_tables::choose(plan, self.facts)?;
         let facts = self.facts;
         Ok((chosen.into_iter())
-            .map(|rel| RunTimeTable {
+            .map(|(rel, numbers)| RunTimeTable {
                 rel,
                 rules: (facts.rules.iter())
                     .filter(|r| r.head_rel == rel)
                     .map(|r| self.rule(Node::State, r.clone(), 0))
                     .collect(),
-                numbers: numbers.get(&rel).copied().unwrap_or(0),
+                numbers,
             })
             .collect())
     }

@@ -81,8 +81,9 @@ pub fn static_numbers(plan: &LiftedPlan, facts: &Facts) -> BTreeMap<u32, usize> 
 /// The static relations to compute at run time, largest first, until the
 /// rest print within [`cost::STATIC_NUMBERS_BUDGET`] (none smaller than
 /// [`cost::MIN_RUN_TIME_NUMBERS`]); an error naming the
-/// largest when what is left passes [`cost::MAX_STATIC_NUMBERS`].
-pub fn choose(plan: &LiftedPlan, facts: &Facts) -> Result<Vec<u32>, OverBudget> {
+/// largest when what is left passes [`cost::MAX_STATIC_NUMBERS`]. Each
+/// with the numbers its tables would have printed.
+pub fn choose(plan: &LiftedPlan, facts: &Facts) -> Result<Vec<(u32, usize)>, OverBudget> {
     let numbers = static_numbers(plan, facts);
     let mut total: usize = numbers.values().sum();
     let mut by_size: Vec<(u32, usize)> = numbers.into_iter().collect();
@@ -98,7 +99,8 @@ pub fn choose(plan: &LiftedPlan, facts: &Facts) -> Result<Vec<u32>, OverBudget> 
         }
     }
     if total <= cost::MAX_STATIC_NUMBERS {
-        return Ok(chosen);
+        let sized = (by_size.into_iter()).filter(|(rel, _)| chosen.contains(rel));
+        return Ok(sized.collect());
     }
     let largest = (by_size.iter())
         .filter(|(rel, _)| !chosen.contains(rel))
@@ -138,7 +140,7 @@ fn computable(rels: &Relations, facts: &Facts, rel: u32, chosen: &[u32]) -> bool
 /// first use, its tables by bound arguments and its test.
 pub fn items(reg: &mut Needs, planned: &TablePlan, rt: &syn::Path) -> TokenStream {
     let mut items = TokenStream::new();
-    let built = |rel: u32| planned.run_time.iter().any(|t| t.rel == rel);
+    let built = |rel: u32| planned.built_at_run_time(rel);
     for &(rel, bound) in planned.statics.iter().filter(|(rel, _)| built(*rel)) {
         let arity = reg.arity[rel as usize];
         items.extend(lazy_table(&reg.names[rel as usize], bound, arity, rt));
@@ -192,11 +194,7 @@ fn rows_name(name: &str) -> proc_macro2::Ident {
 fn lazy_table(name: &str, bound: u32, arity: usize, rt: &syn::Path) -> TokenStream {
     let table = static_table_name(name, bound, arity);
     let rows = rows_name(name);
-    let order: Vec<usize> = (0..arity)
-        .filter(|i| bound >> i & 1 == 1)
-        .chain((0..arity).filter(|i| bound >> i & 1 == 0))
-        .collect();
-    let order = order.into_iter().map(usize_lit);
+    let order = (super::statics::bound_first(bound, arity).into_iter()).map(usize_lit);
     let mut items = quote! {
         /// A static relation's tuples, bound columns first, sorted at
         /// their first use.

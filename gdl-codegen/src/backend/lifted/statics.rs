@@ -26,14 +26,11 @@ pub fn static_tables(
 ) {
     for &(rel, bound) in &planned.statics {
         let arity = reg.arity[rel as usize];
-        if planned.run_time.iter().any(|t| t.rel == rel) {
+        if planned.built_at_run_time(rel) {
             // Built at run time (see [`super::run_time_tables`]).
             continue;
         }
-        let order: Vec<usize> = (0..arity)
-            .filter(|i| bound >> i & 1 == 1)
-            .chain((0..arity).filter(|i| bound >> i & 1 == 0))
-            .collect();
+        let order = bound_first(bound, arity);
         let mut rows: Vec<Vec<u32>> = facts.statics[rel as usize]
             .as_ref()
             .map(|ts| {
@@ -136,4 +133,13 @@ fn fixed_index(
         };
     };
     Some((item, arrays))
+}
+
+/// The columns of a table of `arity` arguments looked up by `bound` ones:
+/// the bound first, then the others, each in order.
+pub fn bound_first(bound: u32, arity: usize) -> Vec<usize> {
+    (0..arity)
+        .filter(|i| bound >> i & 1 == 1)
+        .chain((0..arity).filter(|i| bound >> i & 1 == 0))
+        .collect()
 }

@@ -174,7 +174,7 @@ fn makers_and_checks(
         arrays.append(&mut tables);
     }
     for &rel in &planned.checks {
-        if planned.run_time.iter().any(|t| t.rel == rel) {
+        if planned.built_at_run_time(rel) {
             // Built at run time (see [`super::run_time_tables`]).
             continue;
         }

@@ -46,22 +46,6 @@ const SIX: [&str; 6] = [
     "speedChess",
 ];
 
-/// A small game whose rules `n` tells apart: nim from `n` sticks.
-fn nim(n: u32) -> String {
-    let succ: String = (0..n).map(|i| format!("(succ {i} {})", i + 1)).collect();
-    format!(
-        "(role a) (role b) (init (sticks {n})) (init (control a)) {succ}
-         (<= (legal ?p take) (true (control ?p)))
-         (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
-         (<= (next (sticks ?m)) (does ?p take) (true (sticks ?k)) (succ ?m ?k))
-         (<= (next (control b)) (true (control a)))
-         (<= (next (control a)) (true (control b)))
-         (<= terminal (true (sticks 0)))
-         (<= (goal ?p 100) (true (control ?p)) (true (sticks 0)))
-         (<= (goal ?p 0) (role ?p) (not (true (control ?p))))"
-    )
-}
-
 /// Walks one seeded random match through the position and the `Game`
 /// trait at once: the same legal moves, terminal flags and states.
 fn walk_positions(game: &LoadedGame, seed: u64) {
@@ -200,7 +184,7 @@ fn with_toolchain(f: impl FnOnce(&mut loaded::Toolchain)) -> LoadOptions {
 #[test]
 fn missing_cargo_is_a_clear_error_and_the_game_stays_interpreted() {
     let options = with_toolchain(|t| t.cargo = Some("/nonexistent/cargo".into()));
-    let rules = nim(21);
+    let rules = common::nim(21);
     let err = loaded::load("nim21", rules.as_bytes(), &options).unwrap_err();
     assert!(matches!(err, LoadError::Toolchain(_)), "{err}");
     assert!(err.to_string().contains("need cargo and rustc"), "{err}");
@@ -230,16 +214,17 @@ fn missing_cargo_is_a_clear_error_and_the_game_stays_interpreted() {
 #[test]
 fn a_build_past_its_deadline_or_cancelled_stops() {
     let past = with_toolchain(|t| t.deadline = Some(Instant::now()));
-    let err = loaded::load("nim22", nim(22).as_bytes(), &past).unwrap_err();
+    let err = loaded::load("nim22", common::nim(22).as_bytes(), &past).unwrap_err();
     assert!(matches!(err, LoadError::Deadline), "{err}");
 
     let cancel = Arc::new(AtomicBool::new(true));
     let cancelled = with_toolchain(|t| t.cancel = Some(cancel.clone()));
-    let err = loaded::load("nim23", nim(23).as_bytes(), &cancelled).unwrap_err();
+    let err = loaded::load("nim23", common::nim(23).as_bytes(), &cancelled).unwrap_err();
     assert!(matches!(err, LoadError::Cancelled), "{err}");
 
     let deadline = Instant::now();
-    let prepared = loaded::prepare("nim24", nim(24).as_bytes(), &options(), deadline).unwrap();
+    let prepared =
+        loaded::prepare("nim24", common::nim(24).as_bytes(), &options(), deadline).unwrap();
     let status = prepared.wait(Instant::now() + Duration::from_secs(600));
     assert!(
         matches!(&status, Status::Stays(why) if why.contains("deadline")),
@@ -250,7 +235,7 @@ fn a_build_past_its_deadline_or_cancelled_stops() {
 
 #[test]
 fn prepare_hands_out_the_interpreter_then_the_compiled_game() {
-    let rules = nim(5);
+    let rules = common::nim(5);
     let far = Instant::now() + Duration::from_secs(600);
     let prepared = loaded::prepare("nim5", rules.as_bytes(), &options(), far).unwrap();
     // Five sticks, one taken a joint move: one match of five moves.

@@ -5,26 +5,12 @@
 //! A hundred cargo builds take minutes: run it with
 //! `scripts/loaded-memory.sh`, not with every `cargo test` (`test = false`).
 
+mod common;
+
 use std::path::PathBuf;
 
 use gdl_codegen::host::loaded::{self, LoadOptions};
 use gdl_runtime::Game;
-
-/// Nim from `n` sticks: a hundred `n`, a hundred games.
-fn nim(n: u32) -> String {
-    let succ: String = (0..n).map(|i| format!("(succ {i} {})", i + 1)).collect();
-    format!(
-        "(role a) (role b) (init (sticks {n})) (init (control a)) {succ}
-         (<= (legal ?p take) (true (control ?p)))
-         (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
-         (<= (next (sticks ?m)) (does ?p take) (true (sticks ?k)) (succ ?m ?k))
-         (<= (next (control b)) (true (control a)))
-         (<= (next (control a)) (true (control b)))
-         (<= terminal (true (sticks 0)))
-         (<= (goal ?p 100) (true (control ?p)) (true (sticks 0)))
-         (<= (goal ?p 0) (role ?p) (not (true (control ?p))))"
-    )
-}
 
 /// This process's resident set, in bytes.
 fn resident() -> u64 {
@@ -43,7 +29,7 @@ fn a_hundred_games_stay_within_100_mb_of_ten() {
     options.toolchain.jobs = 2;
     let mut after_ten = 0;
     for n in 1..=100u32 {
-        let rules = nim(n);
+        let rules = common::nim(n);
         let game = loaded::load(&format!("nim{n}"), rules.as_bytes(), &options)
             .unwrap_or_else(|e| panic!("nim{n}: {e}"));
         let stats = game.playouts(&game.initial_state(), 1, 1000, 1000).unwrap();

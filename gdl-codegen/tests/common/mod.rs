@@ -35,3 +35,20 @@ pub fn corpus_files() -> Vec<String> {
     out.sort();
     out
 }
+
+/// A small game whose rules `n` tells apart (nim from `n` sticks): as many
+/// distinct games as numbers, for the loader's tests.
+pub fn nim(n: u32) -> String {
+    let succ: String = (0..n).map(|i| format!("(succ {i} {})", i + 1)).collect();
+    format!(
+        "(role a) (role b) (init (sticks {n})) (init (control a)) {succ}
+         (<= (legal ?p take) (true (control ?p)))
+         (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+         (<= (next (sticks ?m)) (does ?p take) (true (sticks ?k)) (succ ?m ?k))
+         (<= (next (control b)) (true (control a)))
+         (<= (next (control a)) (true (control b)))
+         (<= terminal (true (sticks 0)))
+         (<= (goal ?p 100) (true (control ?p)) (true (sticks 0)))
+         (<= (goal ?p 0) (role ?p) (not (true (control ?p))))"
+    )
+}

@@ -2,8 +2,12 @@
 //! code beside the ground back end's in one run, with the same seeded
 //! matches.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use common::gdl_codegen;
 
 /// Our tic-tac-toe, which grounds, so both back ends compile it.
 fn tictactoe() -> String {
@@ -18,19 +22,6 @@ fn tictactoe() -> String {
 fn cache_dir(name: &str) -> String {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_lifted_{name}"));
     dir.display().to_string()
-}
-
-fn gdl_codegen(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_gdl-codegen"))
-        .args(args)
-        .output()
-        .expect("run gdl-codegen");
-    assert!(
-        out.status.success(),
-        "gdl-codegen {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// The summary line of `play`, without its timing: matches, length, goals.

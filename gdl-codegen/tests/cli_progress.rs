@@ -2,27 +2,17 @@
 //! stages, and no progress lines when standard error is not a terminal or
 //! with `--quiet` (the tests' standard error is a pipe).
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+use common::gdl_codegen;
 
 fn tictactoe() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../examples/games/tictactoe.kif")
         .display()
         .to_string()
-}
-
-fn gdl_codegen(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_gdl-codegen"))
-        .args(args)
-        .output()
-        .expect("run gdl-codegen");
-    assert!(
-        out.status.success(),
-        "gdl-codegen {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// Whether `text` holds anything a progress line draws: a carriage return,

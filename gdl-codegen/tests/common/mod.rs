@@ -52,3 +52,17 @@ pub fn nim(n: u32) -> String {
          (<= (goal ?p 0) (role ?p) (not (true (control ?p))))"
     )
 }
+
+/// Runs the `gdl-codegen` binary with `args`, which must succeed.
+pub fn gdl_codegen(args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gdl-codegen"))
+        .args(args)
+        .output()
+        .expect("run gdl-codegen");
+    assert!(
+        out.status.success(),
+        "gdl-codegen {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}

@@ -7,7 +7,9 @@
 //! the time `load` takes (from the cache when the libraries are built: run
 //! it twice).
 //!
-//!     GDL_CODEGEN_TARGET_CPU=baseline cargo run --release -p gdl-benches --features loaded --example loaded -- [SECONDS]
+//!     GDL_CODEGEN_TARGET_CPU=baseline cargo run --release -p gdl-benches --features loaded --example loaded -- [SECONDS [GAME...]]
+//!
+//! With GAME names (`connectFour`), only those rows.
 //!
 //! `baseline`: the libraries are built for the CPU the static games are
 //! (this workspace sets no `target-cpu`), so the ratio is the boundary's
@@ -65,18 +67,32 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(2.0);
     let time = Duration::from_secs_f64(seconds);
+    let only: Vec<String> = std::env::args().skip(2).collect();
+    let row = |name: &str, run: &dyn Fn(&str, Duration)| {
+        if only.is_empty() || only.iter().any(|o| o == name) {
+            run(name, time);
+        }
+    };
     println!("| game | prepare s | load s | static playouts/s | loaded batch playouts/s | ratio | static steps/s | loaded position steps/s | ratio |");
     println!("|---|---|---|---|---|---|---|---|---|");
-    row("ticTacToe", &tic_tac_toe::TicTacToe, time);
-    row("connectFour", &connect_four::ConnectFour, time);
-    row("breakthrough", &breakthrough::Breakthrough, time);
-    row("reversi", &reversi::Reversi, time);
-    row("englishDraughts", &english_draughts::EnglishDraughts, time);
-    row("speedChess", &speed_chess::SpeedChess, time);
+    row("ticTacToe", &|n, t| game_row(n, &tic_tac_toe::TicTacToe, t));
+    row("connectFour", &|n, t| {
+        game_row(n, &connect_four::ConnectFour, t)
+    });
+    row("breakthrough", &|n, t| {
+        game_row(n, &breakthrough::Breakthrough, t)
+    });
+    row("reversi", &|n, t| game_row(n, &reversi::Reversi, t));
+    row("englishDraughts", &|n, t| {
+        game_row(n, &english_draughts::EnglishDraughts, t)
+    });
+    row("speedChess", &|n, t| {
+        game_row(n, &speed_chess::SpeedChess, t)
+    });
 }
 
 /// One game's line of the table.
-fn row<G: Game>(name: &str, game: &G, time: Duration) {
+fn game_row<G: Game>(name: &str, game: &G, time: Duration) {
     let path = format!("{CORPUS}/ggp-repository-base/{name}.kif");
     let rules = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     // `load` first: after `prepare`, the library would be loaded already.

@@ -262,3 +262,47 @@ fn prepare_hands_out_the_interpreter_then_the_compiled_game() {
     assert_eq!(gdl_runtime::perft(&game, &moved, 4), 1);
     assert!(game.fluents(&moved).contains(&"(sticks 4)".to_owned()));
 }
+
+/// A panic inside a real library (a game's module, emitted, its goal
+/// edited to panic, then built and loaded as `load` builds games) is caught
+/// there: the query answers `Goal::None` and records the panic as the
+/// game's failure, batch playouts return it as an error, and nothing
+/// unwinds into this process.
+#[test]
+fn a_panic_inside_a_built_library_is_caught_there() {
+    let rules = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("panicking-nim.kif");
+    std::fs::write(&rules, common::nim(26)).unwrap();
+    let out = common::gdl_codegen(&[
+        "emit",
+        rules.to_str().unwrap(),
+        "--type-name",
+        "CompiledGame",
+    ]);
+    let mut code = String::from_utf8(out.stdout).unwrap();
+    let goal = code.find("fn goal_in(").expect("a goal query");
+    let body = "::gdl_runtime::Goal {";
+    let at = goal + code[goal..].find(body).expect("its body") + body.len();
+    code.insert_str(at, "\npanic!(\"the goal of a panicking game\");\n");
+    let game = loaded::load_module("panicking-nim", &code, &options()).unwrap();
+    let mut state = game.initial_state();
+    let mut legal = Vec::new();
+    game.legal_moves(&state, 0, &mut legal);
+    assert_eq!(legal.len(), 1, "nim's first role takes");
+    assert_eq!(game.goal(&state, 0), Goal::None);
+    let failure = game.failure().expect("the panic recorded");
+    assert!(
+        failure.contains("the goal of a panicking game"),
+        "{failure}"
+    );
+    let err = game.playouts(&state, 1, 3, 100).unwrap_err();
+    assert!(
+        matches!(err, LoadError::Game(ref m) if m.contains("panicking game")),
+        "{err}"
+    );
+    // The library still answers what does not ask for a goal.
+    let mut joint = legal.clone();
+    game.legal_moves(&state, 1, &mut legal);
+    joint.extend(&legal);
+    game.apply_unchecked(&mut state, &joint);
+    assert!(!game.is_terminal(&state));
+}

@@ -27,6 +27,7 @@ pub mod parallel;
 pub mod perft;
 pub mod playout;
 pub mod rng;
+mod scratch;
 #[cfg(test)]
 mod testgames;
 pub mod text;
@@ -43,6 +44,7 @@ pub use playout::{
     PlayoutEnd, PlayoutStats, DEFAULT_MAX_DEPTH,
 };
 pub use rng::Rng;
+pub use scratch::{run_playouts_in, Scratched};
 pub use trace::{
     record, replay, Difference, Mismatch, ReplaySummary, Trace, TraceMatch, TraceStep,
 };

@@ -8,6 +8,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::scratch::Scratched;
 use crate::{Game, Goal, Move, Rng, Role};
 
 /// Default bound on the number of steps of a playout, far beyond the length of
@@ -71,11 +72,118 @@ impl PlayoutBuffers {
     }
 }
 
+/// What a batch of playouts asks of a game: through its [`Game`] methods
+/// ([`ByTrait`]), or with a scratch of its own ([`ByScratch`]). One playout
+/// loop serves both.
+pub(crate) trait Queries {
+    /// The game's state.
+    type State: Clone;
+    fn num_roles(&self) -> usize;
+    fn is_terminal(&mut self, state: &Self::State) -> bool;
+    fn random_move(
+        &mut self,
+        state: &Self::State,
+        role: Role,
+        rng: &mut Rng,
+        buf: &mut Vec<Move>,
+    ) -> Option<Move>;
+    fn apply(&mut self, state: &mut Self::State, joint: &[Move]);
+    fn goal(&mut self, state: &Self::State, role: Role) -> Goal;
+    /// Whether the reasoner gave up (see [`Game::failure`]).
+    fn failed(&self) -> bool;
+}
+
+/// A game queried through its [`Game`] methods.
+pub(crate) struct ByTrait<'a, G>(pub &'a G);
+
+impl<G: Game> Queries for ByTrait<'_, G> {
+    type State = G::State;
+    #[inline]
+    fn num_roles(&self) -> usize {
+        self.0.num_roles()
+    }
+    #[inline]
+    fn is_terminal(&mut self, state: &G::State) -> bool {
+        self.0.is_terminal(state)
+    }
+    #[inline]
+    fn random_move(
+        &mut self,
+        state: &G::State,
+        role: Role,
+        rng: &mut Rng,
+        buf: &mut Vec<Move>,
+    ) -> Option<Move> {
+        self.0.random_move(state, role, rng, buf)
+    }
+    #[inline]
+    fn apply(&mut self, state: &mut G::State, joint: &[Move]) {
+        self.0.apply_unchecked(state, joint);
+    }
+    #[inline]
+    fn goal(&mut self, state: &G::State, role: Role) -> Goal {
+        self.0.goal(state, role)
+    }
+    fn failed(&self) -> bool {
+        self.0.failure().is_some()
+    }
+}
+
+/// A game queried with a scratch of its own (see [`Scratched`]).
+pub(crate) struct ByScratch<'a, G: Scratched> {
+    pub game: &'a G,
+    pub scratch: G::Scratch,
+}
+
+impl<G: Scratched> Queries for ByScratch<'_, G> {
+    type State = G::State;
+    #[inline]
+    fn num_roles(&self) -> usize {
+        self.game.num_roles()
+    }
+    #[inline]
+    fn is_terminal(&mut self, state: &G::State) -> bool {
+        self.game.is_terminal_in(&mut self.scratch, state)
+    }
+    #[inline]
+    fn random_move(
+        &mut self,
+        state: &G::State,
+        role: Role,
+        rng: &mut Rng,
+        buf: &mut Vec<Move>,
+    ) -> Option<Move> {
+        self.game
+            .random_move_in(&mut self.scratch, state, role, rng, buf)
+    }
+    #[inline]
+    fn apply(&mut self, state: &mut G::State, joint: &[Move]) {
+        self.game.apply_in(&mut self.scratch, state, joint);
+    }
+    #[inline]
+    fn goal(&mut self, state: &G::State, role: Role) -> Goal {
+        self.game.goal_in(&mut self.scratch, state, role)
+    }
+    fn failed(&self) -> bool {
+        self.game.failure().is_some()
+    }
+}
+
 /// Fills `buf.joint` with a uniformly random legal move for every role, or
 /// returns the first role that has none.
 pub(crate) fn random_joint<G: Game>(
     game: &G,
     state: &G::State,
+    rng: &mut Rng,
+    buf: &mut PlayoutBuffers,
+) -> Result<(), Role> {
+    joint_of(&mut ByTrait(game), state, rng, buf)
+}
+
+/// [`random_joint`] over any [`Queries`].
+fn joint_of<Q: Queries>(
+    game: &mut Q,
+    state: &Q::State,
     rng: &mut Rng,
     buf: &mut PlayoutBuffers,
 ) -> Result<(), Role> {
@@ -99,7 +207,7 @@ pub fn playout_in_place<G: Game>(
     max_depth: usize,
     buf: &mut PlayoutBuffers,
 ) -> Playout {
-    let (depth, end) = play_to_end(game, state, rng, max_depth, buf);
+    let (depth, end) = play_to_end(&mut ByTrait(game), state, rng, max_depth, buf);
     Playout {
         depth,
         end,
@@ -109,9 +217,9 @@ pub fn playout_in_place<G: Game>(
 
 /// [`playout_in_place`] with the goals left in `buf.goals`: the number of
 /// joint moves played and why the playout stopped.
-fn play_to_end<G: Game>(
-    game: &G,
-    state: &mut G::State,
+fn play_to_end<Q: Queries>(
+    game: &mut Q,
+    state: &mut Q::State,
     rng: &mut Rng,
     max_depth: usize,
     buf: &mut PlayoutBuffers,
@@ -124,13 +232,17 @@ fn play_to_end<G: Game>(
         if depth >= max_depth {
             break PlayoutEnd::DepthLimit;
         }
-        if let Err(role) = random_joint(game, state, rng, buf) {
+        if let Err(role) = joint_of(game, state, rng, buf) {
             break PlayoutEnd::Stuck { role };
         }
-        game.apply_unchecked(state, &buf.joint);
+        game.apply(state, &buf.joint);
         depth += 1;
     };
-    game.goals(state, &mut buf.goals);
+    buf.goals.clear();
+    for role in 0..game.num_roles() {
+        let goal = game.goal(state, role);
+        buf.goals.push(goal);
+    }
     (depth, end)
 }
 
@@ -285,6 +397,17 @@ pub fn run_playouts_from<G: Game>(
     if let Some(stats) = game.native_playouts(initial, budget, seed, max_depth) {
         return stats;
     }
+    run_batch(&mut ByTrait(game), initial, budget, seed, max_depth)
+}
+
+/// The playouts of [`run_playouts_from`] over any [`Queries`].
+pub(crate) fn run_batch<Q: Queries>(
+    game: &mut Q,
+    initial: &Q::State,
+    budget: Budget,
+    seed: u64,
+    max_depth: usize,
+) -> PlayoutStats {
     let mut rng = Rng::new(seed);
     let mut buf = PlayoutBuffers::new();
     let mut stats = PlayoutStats::new(game.num_roles());
@@ -298,7 +421,7 @@ pub fn run_playouts_from<G: Game>(
         stats.add_parts(depth, end, &buf.goals);
         // A reasoner that gave up answers trivially from then on: stop
         // rather than spend the rest of the budget on empty playouts.
-        let done = game.failure().is_some()
+        let done = game.failed()
             || match budget {
                 Budget::Playouts(n) => stats.playouts >= n,
                 Budget::Time(d) => clock.past(stats.playouts, start, d),

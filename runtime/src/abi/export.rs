@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use super::*;
 use crate::playout::{run_playouts_from, Budget};
-use crate::{Game, Goal, Move};
+use crate::{Game, Goal, Move, Scratched};
 
 /// A state that is a fixed number of `u64` words, as generated code's are.
 pub trait Words: Sized {
@@ -53,7 +53,7 @@ macro_rules! export_game {
 /// The descriptor of `G`, made once in `cell`; null if making it panicked.
 pub fn descriptor<G>(cell: &'static OnceLock<GameAbi>, build: &str) -> *const GameAbi
 where
-    G: Game + Default,
+    G: Scratched + Default,
     G::State: Words,
 {
     let made = catch_unwind(|| cell.get_or_init(|| make::<G>(build)) as *const GameAbi);
@@ -62,7 +62,7 @@ where
 
 fn make<G>(build: &str) -> GameAbi
 where
-    G: Game + Default,
+    G: Scratched + Default,
     G::State: Words,
 {
     let mut build_id = [0u8; BUILD_ID_BYTES];
@@ -165,7 +165,7 @@ fn role_of<G: Game>(game: &G, role: u32) -> Option<usize> {
     (role < game.num_roles()).then_some(role)
 }
 
-unsafe extern "C" fn initial<G: Game + Default>(out: *mut u64) -> i32
+unsafe extern "C" fn initial<G: Scratched + Default>(out: *mut u64) -> i32
 where
     G::State: Words,
 {
@@ -175,7 +175,7 @@ where
     })
 }
 
-unsafe extern "C" fn legal<G: Game + Default>(
+unsafe extern "C" fn legal<G: Scratched + Default>(
     words: *const u64,
     role: u32,
     out: *mut u32,
@@ -205,7 +205,7 @@ where
     })
 }
 
-unsafe extern "C" fn terminal<G: Game + Default>(words: *const u64, out: *mut u8) -> i32
+unsafe extern "C" fn terminal<G: Scratched + Default>(words: *const u64, out: *mut u8) -> i32
 where
     G::State: Words,
 {
@@ -215,7 +215,11 @@ where
     })
 }
 
-unsafe extern "C" fn goal<G: Game + Default>(words: *const u64, role: u32, out: *mut i32) -> i32
+unsafe extern "C" fn goal<G: Scratched + Default>(
+    words: *const u64,
+    role: u32,
+    out: *mut i32,
+) -> i32
 where
     G::State: Words,
 {
@@ -233,7 +237,11 @@ where
     })
 }
 
-unsafe extern "C" fn apply<G: Game + Default>(words: *mut u64, joint: *const u32, n: usize) -> i32
+unsafe extern "C" fn apply<G: Scratched + Default>(
+    words: *mut u64,
+    joint: *const u32,
+    n: usize,
+) -> i32
 where
     G::State: Words,
 {
@@ -246,7 +254,7 @@ where
     })
 }
 
-unsafe extern "C" fn role_name<G: Game + Default>(
+unsafe extern "C" fn role_name<G: Scratched + Default>(
     role: u32,
     out: *mut u8,
     cap: usize,
@@ -261,7 +269,7 @@ unsafe extern "C" fn role_name<G: Game + Default>(
     })
 }
 
-unsafe extern "C" fn move_text<G: Game + Default>(
+unsafe extern "C" fn move_text<G: Scratched + Default>(
     role: u32,
     mv: u32,
     out: *mut u8,
@@ -277,7 +285,7 @@ unsafe extern "C" fn move_text<G: Game + Default>(
     })
 }
 
-unsafe extern "C" fn fluents<G: Game + Default>(
+unsafe extern "C" fn fluents<G: Scratched + Default>(
     words: *const u64,
     out: *mut u8,
     cap: usize,
@@ -298,7 +306,7 @@ unsafe fn text_in<'a>(text: *const u8, len: usize) -> Result<&'a str, i32> {
         .map_err(|e| invalid(format!("the text is not UTF-8: {e}")))
 }
 
-unsafe extern "C" fn parse_move<G: Game + Default>(
+unsafe extern "C" fn parse_move<G: Scratched + Default>(
     role: u32,
     text: *const u8,
     len: usize,
@@ -323,7 +331,7 @@ unsafe extern "C" fn parse_move<G: Game + Default>(
     })
 }
 
-unsafe extern "C" fn parse_state<G: Game + Default>(
+unsafe extern "C" fn parse_state<G: Scratched + Default>(
     text: *const u8,
     len: usize,
     out: *mut u64,
@@ -346,7 +354,7 @@ where
     })
 }
 
-unsafe extern "C" fn playouts<G: Game + Default>(
+unsafe extern "C" fn playouts<G: Scratched + Default>(
     words: *const u64,
     seed: u64,
     budget: u64,
@@ -385,27 +393,30 @@ where
 }
 
 /// A position: a state and what a step computed about it, each role's
-/// legal moves in a vector of its own (listed there directly, no copy).
-struct Position<G: Game> {
+/// legal moves in a vector of its own (listed there directly, no copy),
+/// and the caches of the game's evaluation (its scratch: a position's
+/// queries reach no thread-local).
+struct Position<G: Scratched> {
     state: G::State,
+    scratch: G::Scratch,
     terminal: bool,
     legal: Vec<Vec<Move>>,
     ptrs: Vec<*const u32>,
     counts: Vec<usize>,
 }
 
-impl<G: Game + Default> Position<G>
+impl<G: Scratched + Default> Position<G>
 where
     G::State: Words,
 {
     /// Computes terminal and the legal moves of the current state.
     fn refresh(&mut self, game: &G) {
-        self.terminal = game.is_terminal(&self.state);
+        self.terminal = game.is_terminal_in(&mut self.scratch, &self.state);
         for (role, moves) in self.legal.iter_mut().enumerate() {
             if self.terminal {
                 moves.clear();
             } else {
-                game.legal_moves(&self.state, role, moves);
+                game.legal_moves_in(&mut self.scratch, &self.state, role, moves);
             }
             self.ptrs[role] = moves.as_ptr().cast();
             self.counts[role] = moves.len();
@@ -423,7 +434,7 @@ where
     }
 }
 
-unsafe extern "C" fn position_new<G: Game + Default>(out: *mut *mut c_void) -> i32
+unsafe extern "C" fn position_new<G: Scratched + Default>(out: *mut *mut c_void) -> i32
 where
     G::State: Words,
 {
@@ -432,6 +443,7 @@ where
         let n = game.num_roles();
         let mut pos = Box::new(Position::<G> {
             state: game.initial_state(),
+            scratch: game.new_scratch(),
             terminal: false,
             legal: vec![Vec::new(); n],
             ptrs: vec![core::ptr::null(); n],
@@ -443,14 +455,14 @@ where
     })
 }
 
-unsafe extern "C" fn position_free<G: Game + Default>(pos: *mut c_void) {
+unsafe extern "C" fn position_free<G: Scratched + Default>(pos: *mut c_void) {
     if !pos.is_null() {
         // Dropping plain vectors and a state of words cannot panic.
         drop(Box::from_raw(pos.cast::<Position<G>>()));
     }
 }
 
-unsafe extern "C" fn position_set<G: Game + Default>(
+unsafe extern "C" fn position_set<G: Scratched + Default>(
     pos: *mut c_void,
     words: *const u64,
     out: *mut PositionView,
@@ -467,7 +479,7 @@ where
     })
 }
 
-unsafe extern "C" fn position_step<G: Game + Default>(
+unsafe extern "C" fn position_step<G: Scratched + Default>(
     pos: *mut c_void,
     joint: *const u32,
     n: usize,
@@ -480,14 +492,14 @@ where
         let pos = &mut *pos.cast::<Position<G>>();
         let game = G::default();
         let joint = core::slice::from_raw_parts(joint.cast::<Move>(), n);
-        game.apply_unchecked(&mut pos.state, joint);
+        game.apply_in(&mut pos.scratch, &mut pos.state, joint);
         pos.refresh(&game);
         *out = pos.view();
         OK
     })
 }
 
-unsafe extern "C" fn position_view<G: Game + Default>(
+unsafe extern "C" fn position_view<G: Scratched + Default>(
     pos: *const c_void,
     out: *mut PositionView,
 ) -> i32

@@ -352,20 +352,71 @@ pub fn type_decls(
     }
 }
 
-/// The `Game` impl: `specific` holds the methods a back end computes
-/// (`initial_state`, `legal_moves`, `is_terminal`, `goal`, `apply_unchecked`);
-/// the rest read the string tables. `nw` is the state's length in words.
+/// What a back end computes, for [`game_impl`]: the scratch type that holds
+/// its evaluation's caches, whether `Scratch::new` is a `const fn`, and the
+/// `Scratched` methods (`legal_moves_in`, `is_terminal_in`, `goal_in`,
+/// `apply_in`, and `random_move_in` where it has a faster one).
+pub struct Queries<'a> {
+    /// The scratch type (`<Game>Scratch`), with a `new()`.
+    pub scratch: &'a Ident,
+    /// Whether `new()` is a `const fn` (a `const` thread-local then).
+    pub const_new: bool,
+    /// The `Scratched` methods.
+    pub methods: TokenStream,
+}
+
+/// The `Game` and `Scratched` impls, and the per-thread scratch that the
+/// `Game` methods use: the back end's `queries` answer with a scratch the
+/// caller holds (`Scratched`: a batch of playouts, a loaded game's
+/// position); the `Game` methods with the thread's. The rest read the
+/// string tables. `nw` is the state's length in words.
 pub fn game_impl(
     rt: &syn::Path,
     game: &Ident,
     state: &Ident,
     nw: usize,
     num_roles: usize,
-    specific: TokenStream,
+    queries: Queries,
 ) -> TokenStream {
     let nr = lit_usize(num_roles);
     let nw = lit_usize(nw);
+    let Queries {
+        scratch,
+        const_new,
+        methods,
+    } = queries;
+    let init = if const_new {
+        quote!(const { ::core::cell::RefCell::new(#scratch::new()) })
+    } else {
+        quote!(::core::cell::RefCell::new(#scratch::new()))
+    };
+    let with = thread_local_with(&quote!(SCRATCH), quote!(|cell| f(&mut cell.borrow_mut())));
     quote! {
+        ::std::thread_local! {
+            static SCRATCH: ::core::cell::RefCell<#scratch> = #init;
+        }
+
+        /// Runs `f` on the scratch of this thread's `Game` queries.
+        #[inline]
+        fn with_scratch<R>(f: impl FnOnce(&mut #scratch) -> R) -> R {
+            #with
+        }
+
+        #[automatically_derived]
+        impl #rt::Scratched for #game {
+            type Scratch = #scratch;
+
+            fn new_scratch(&self) -> #scratch {
+                #scratch::new()
+            }
+
+            #methods
+        }
+
+        // The per-ply queries are `#[inline]`: the drivers that call them
+        // (playouts, perft, search) are generic, instantiated in another
+        // codegen unit, and a call they cannot inline costs its frame and
+        // keeps the move vector's fields in memory.
         #[automatically_derived]
         impl #rt::Game for #game {
             type State = #state;
@@ -378,7 +429,51 @@ pub fn game_impl(
                 ROLE_NAMES.get(role).copied().unwrap_or("")
             }
 
-            #specific
+            fn initial_state(&self) -> #state {
+                #state(INIT)
+            }
+
+            #[inline]
+            fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
+                with_scratch(|s| #rt::Scratched::legal_moves_in(self, s, state, role, out))
+            }
+
+            #[inline]
+            fn random_move(
+                &self,
+                state: &#state,
+                role: #rt::Role,
+                rng: &mut #rt::Rng,
+                buf: &mut ::std::vec::Vec<#rt::Move>,
+            ) -> ::core::option::Option<#rt::Move> {
+                with_scratch(|s| #rt::Scratched::random_move_in(self, s, state, role, rng, buf))
+            }
+
+            #[inline]
+            fn is_terminal(&self, state: &#state) -> bool {
+                with_scratch(|s| #rt::Scratched::is_terminal_in(self, s, state))
+            }
+
+            fn goal(&self, state: &#state, role: #rt::Role) -> #rt::Goal {
+                with_scratch(|s| #rt::Scratched::goal_in(self, s, state, role))
+            }
+
+            #[inline]
+            fn apply_unchecked(&self, state: &mut #state, joint: &[#rt::Move]) {
+                with_scratch(|s| #rt::Scratched::apply_in(self, s, state, joint))
+            }
+
+            /// Playouts with one scratch for the batch: no query looks for
+            /// the thread's.
+            fn native_playouts(
+                &self,
+                state: &#state,
+                budget: #rt::Budget,
+                seed: u64,
+                max_depth: usize,
+            ) -> ::core::option::Option<#rt::PlayoutStats> {
+                ::core::option::Option::Some(#rt::run_playouts_in(self, state, budget, seed, max_depth))
+            }
 
             fn move_text(&self, role: #rt::Role, mv: #rt::Move) -> ::std::string::String {
                 MOVES

@@ -23,7 +23,6 @@ use quote::quote;
 use gdl_runtime::{Game, Rng};
 
 use super::queries::{hex_lit, lit_usize};
-use crate::backend::common;
 use crate::bitnet::churn::{self, Estimate};
 use crate::bitnet::schedule::Group;
 use crate::bitnet::Bitnet;
@@ -149,80 +148,83 @@ fn sample_matches(gp: &GroundProgram, state_words: usize, max_states: usize) -> 
     matches
 }
 
-/// The per-thread evaluation and `with_values`, which runs a closure on the
+/// The evaluation's caches and `with_values`, which runs a closure on the
 /// evaluation of a state: incremental if `incremental` holds, from scratch
-/// otherwise. `state` is the state type, `nw` and `nv` the state's and the
-/// value vector's words, `eval_calls` the `eval` functions.
+/// otherwise. `scratch` is the scratch type that holds them (with the
+/// goals' cache), `state` the state type, `nw` and `nv` the state's and
+/// the value vector's words, `eval_calls` the `eval` functions.
 pub(super) fn runtime_items(
-    state: &Ident,
+    (scratch, state): (&Ident, &Ident),
     nw: &Literal,
     nv: &Literal,
     eval_calls: &[Ident],
     incremental: Option<&Estimate>,
 ) -> TokenStream {
-    match incremental {
+    let evals = match incremental {
         Some(est) => incremental_items(state, nv, eval_calls, est),
-        None => full_items(state, nw, nv, eval_calls),
+        None => full_items(state, nw, eval_calls),
+    };
+    let (cache, scratch) = scratch_items(scratch, state, nv);
+    quote! {
+        #cache
+        #evals
+        #scratch
     }
 }
 
-/// The cache of one evaluation, `EvalCache`, documented by `doc`, and the
-/// per-thread cache of the goals' evaluation, `GOAL_EVAL` (a static of a
-/// `thread_local!` block): both kinds of evaluation have them.
-fn cache_items(state: &Ident, nv: &Literal, doc: &str) -> (TokenStream, TokenStream) {
+/// `EvalCache`, the cache of one evaluation, and the scratch: the
+/// evaluations (`Evals`) of the states last queried and the goals' own.
+fn scratch_items(scratch: &Ident, state: &Ident, nv: &Literal) -> (TokenStream, TokenStream) {
     let cache = quote! {
-        #[doc = #doc]
+        /// A state evaluated, with its value vector.
         struct EvalCache {
             state: ::core::option::Option<#state>,
             v: Values,
         }
+
+        /// No state evaluated yet.
+        const NO_EVAL: EvalCache = EvalCache { state: None, v: [0; #nv] };
     };
-    let goal = quote! {
-        static GOAL_EVAL: ::core::cell::RefCell<EvalCache> = const {
-            ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
-        };
+    let scratch = quote! {
+        /// The caches of one caller's queries (a thread's, or a driver's
+        /// own: see `Scratched`): the evaluations of the states last
+        /// queried, and that of the goals.
+        pub struct #scratch {
+            evals: Evals,
+            goal: EvalCache,
+        }
+
+        impl #scratch {
+            /// Nothing evaluated yet.
+            const fn new() -> Self {
+                #scratch { evals: NO_EVALS, goal: NO_EVAL }
+            }
+        }
     };
-    (cache, goal)
+    (cache, scratch)
 }
 
 /// The evaluation from scratch: one cached evaluation, the last.
-fn full_items(state: &Ident, nw: &Literal, nv: &Literal, eval_calls: &[Ident]) -> TokenStream {
-    let with = common::thread_local_with(
-        &quote!(EVAL),
-        quote! {
-            |cell| {
-                let mut cache = cell.borrow_mut();
-                if cache.state.as_ref() != Some(state) {
-                    let v = &mut cache.v;
-                    v.fill(0);
-                    v[..#nw].copy_from_slice(&state.0);
-                    #(#eval_calls(v);)*
-                    cache.state = Some(*state);
-                }
-                f(&cache.v)
-            }
-        },
-    );
-    let (cache, goal) = cache_items(
-        state,
-        nv,
-        " The last state evaluated on this thread, with its value vector.",
-    );
+fn full_items(state: &Ident, nw: &Literal, eval_calls: &[Ident]) -> TokenStream {
     quote! {
-        #cache
+        /// The last state evaluated.
+        type Evals = EvalCache;
 
-        ::std::thread_local! {
-            static EVAL: ::core::cell::RefCell<EvalCache> = const {
-                ::core::cell::RefCell::new(EvalCache { state: None, v: [0; #nv] })
-            };
-            #goal
-        }
+        /// No state evaluated yet.
+        const NO_EVALS: Evals = NO_EVAL;
 
         /// Runs `f` on the evaluation of `state` (legal moves, terminal),
-        /// computing it unless it is this thread's last one.
+        /// computing it unless it is the last one of `cache`.
         #[inline]
-        fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
-            #with
+        fn with_values<R>(cache: &mut Evals, state: &#state, f: impl FnOnce(&Values) -> R) -> R {
+            if cache.state.as_ref() != Some(state) {
+                let v = &mut cache.v;
+                v.fill(0);
+                v[..#nw].copy_from_slice(&state.0);
+                #(#eval_calls(v);)*
+                cache.state = Some(*state);
+            }
+            f(&cache.v)
         }
     }
 }
@@ -235,23 +237,6 @@ fn incremental_items(
     eval_calls: &[Ident],
     est: &Estimate,
 ) -> TokenStream {
-    let with = common::thread_local_with(
-        &quote!(EVAL),
-        quote! {
-            |cell| {
-                let mut evals = cell.borrow_mut();
-                let last = evals.last;
-                if evals.caches[last].state.as_ref() != Some(state) {
-                    if evals.caches[1 - last].state.as_ref() == Some(state) {
-                        evals.last = 1 - last;
-                    } else {
-                        evaluate(&mut evals, state);
-                    }
-                }
-                f(&evals.caches[evals.last].v)
-            }
-        },
-    );
     let mut doc = " Evaluates `state` in place of the nearer of the two cached evaluations, \
                    which becomes the latest."
         .to_owned();
@@ -263,20 +248,15 @@ fn incremental_items(
             est.incremental * 100 / est.full.max(1)
         );
     }
-    let (cache, goal) = cache_items(
-        state,
-        nv,
-        " A state evaluated on this thread, with its value vector.",
-    );
     quote! {
-        #cache
-
-        /// This thread's last two evaluations; `last` is the index of the
-        /// latest.
+        /// The last two evaluations; `last` is the index of the latest.
         struct Evals {
             caches: [EvalCache; 2],
             last: usize,
         }
+
+        /// No state evaluated yet.
+        const NO_EVALS: Evals = Evals { caches: [NO_EVAL, NO_EVAL], last: 0 };
 
         /// The number of fluents that differ between `state` and the state
         /// of `cache` (none evaluated: more than any).
@@ -315,24 +295,19 @@ fn incremental_items(
             cache.state = Some(*state);
         }
 
-        ::std::thread_local! {
-            static EVAL: ::core::cell::RefCell<Evals> = const {
-                ::core::cell::RefCell::new(Evals {
-                    caches: [
-                        EvalCache { state: None, v: [0; #nv] },
-                        EvalCache { state: None, v: [0; #nv] },
-                    ],
-                    last: 0,
-                })
-            };
-            #goal
-        }
-
         /// Runs `f` on the evaluation of `state` (legal moves, terminal),
-        /// computing it unless it is one of this thread's last two.
+        /// computing it unless it is one of the last two of `evals`.
         #[inline]
-        fn with_values<R>(state: &#state, f: impl FnOnce(&Values) -> R) -> R {
-            #with
+        fn with_values<R>(evals: &mut Evals, state: &#state, f: impl FnOnce(&Values) -> R) -> R {
+            let last = evals.last;
+            if evals.caches[last].state.as_ref() != Some(state) {
+                if evals.caches[1 - last].state.as_ref() == Some(state) {
+                    evals.last = 1 - last;
+                } else {
+                    evaluate(evals, state);
+                }
+            }
+            f(&evals.caches[evals.last].v)
         }
     }
 }

@@ -222,17 +222,22 @@ pub(super) fn tokens(
     let calls = print_queries(&mut p, gp, net, opts);
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
     let state = format_ident!("{}State", game);
+    let scratch = format_ident!("{}Scratch", game);
     let strings = common::Strings::new(&common::Texts::of(gp), rt);
     let items = items(gp, net, opts, &game, &state, &strings);
-    let runtime = runtime_items(net, rt, &state, &strings, &calls);
-    let specific = methods(gp, net, rt, &state, calls);
+    let runtime = runtime_items(net, rt, (&scratch, &state), &strings, &calls);
+    let queries = common::Queries {
+        scratch: &scratch,
+        const_new: true,
+        methods: methods(gp, net, rt, (&scratch, &state), calls),
+    };
     let game_impl = common::game_impl(
         rt,
         &game,
         &state,
         net.layout.state_words,
         gp.roles.len(),
-        specific,
+        queries,
     );
     let fns = p.fns.iter().chain(&p.gathers.items);
     let table_fn = table_fn(&p.tables);
@@ -307,7 +312,7 @@ fn items(
 fn runtime_items(
     net: &Bitnet,
     rt: &syn::Path,
-    state: &Ident,
+    (scratch, state): (&Ident, &Ident),
     strings: &common::Strings,
     calls: &Calls,
 ) -> TokenStream {
@@ -316,8 +321,13 @@ fn runtime_items(
     let true_bit = lit_u32(TRUE_BIT);
     let key_fn = &strings.key_fn;
     let nw = lit_usize(net.layout.state_words);
-    let evaluation =
-        incremental::runtime_items(state, &nw, &nv, &calls.eval, calls.incremental.as_ref());
+    let evaluation = incremental::runtime_items(
+        (scratch, state),
+        &nw,
+        &nv,
+        &calls.eval,
+        calls.incremental.as_ref(),
+    );
     quote! {
         /// Whether bit `bit` of the value vector holds (with the constants).
         #[inline(always)]
@@ -347,14 +357,14 @@ fn runtime_items(
     }
 }
 
-/// The `Game` methods that evaluate: legal moves and terminal from the
-/// per-thread evaluation, goals from it and their own, `next` from it and
-/// the joint move.
+/// The `Scratched` methods: legal moves and terminal from the scratch's
+/// evaluations, goals from them and their own, `next` from them and the
+/// joint move.
 fn methods(
     gp: &GroundProgram,
     net: &Bitnet,
     rt: &syn::Path,
-    state: &Ident,
+    (scratch, state): (&Ident, &Ident),
     calls: Calls,
 ) -> TokenStream {
     let nw = lit_usize(net.layout.state_words);
@@ -376,63 +386,60 @@ fn methods(
         next_patches,
         ..
     } = calls;
-    let goal_with = common::thread_local_with(
-        &quote!(GOAL_EVAL),
-        quote! {
-            |cell| {
-                let mut cache = cell.borrow_mut();
-                if cache.state.as_ref() != Some(state) {
-                    cache.v = with_values(state, |e| *e);
-                    #(#goal_calls(&mut cache.v);)*
-                    cache.state = Some(*state);
+    let goal_body = quote! {
+        let cache = &mut scratch.goal;
+        if cache.state.as_ref() != Some(state) {
+            cache.v = with_values(&mut scratch.evals, state, |e| *e);
+            #(#goal_calls(&mut cache.v);)*
+            cache.state = Some(*state);
+        }
+        let mut found = None;
+        for &(value, bit) in goals.iter() {
+            if test(&cache.v, bit) {
+                if found.is_some() {
+                    return #rt::Goal::Ambiguous;
                 }
-                let mut found = None;
-                for &(value, bit) in goals.iter() {
-                    if test(&cache.v, bit) {
-                        if found.is_some() {
-                            return #rt::Goal::Ambiguous;
-                        }
-                        found = Some(value);
-                    }
-                }
-                found.map_or(#rt::Goal::None, #rt::Goal::Value)
+                found = Some(value);
             }
-        },
-    );
+        }
+        found.map_or(#rt::Goal::None, #rt::Goal::Value)
+    };
     // The per-ply queries are `#[inline]`: the drivers that call them
     // (playouts, perft, search) are generic, instantiated in another codegen
     // unit, and a call they cannot inline costs its frame and keeps the move
     // vector's fields in memory (connect four: 13.0 K instructions a playout
     // against 11.6 K).
     quote! {
-        fn initial_state(&self) -> #state {
-            #state(INIT)
-        }
-
         #[inline]
-        fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
+        fn legal_moves_in(
+            &self,
+            scratch: &mut #scratch,
+            state: &#state,
+            role: #rt::Role,
+            out: &mut ::std::vec::Vec<#rt::Move>,
+        ) {
             out.clear();
-            with_values(state, |v| match role {
+            with_values(&mut scratch.evals, state, |v| match role {
                 #(#legal_arms)*
                 #other_roles
             });
         }
 
         #[inline]
-        fn is_terminal(&self, state: &#state) -> bool {
-            with_values(state, |v| test(v, TERMINAL))
+        fn is_terminal_in(&self, scratch: &mut #scratch, state: &#state) -> bool {
+            with_values(&mut scratch.evals, state, |v| test(v, TERMINAL))
         }
 
-        fn goal(&self, state: &#state, role: #rt::Role) -> #rt::Goal {
+        fn goal_in(&self, scratch: &mut #scratch, state: &#state, role: #rt::Role) -> #rt::Goal {
             let Some(goals) = GOALS.get(role) else {
                 return #rt::Goal::None;
             };
-            #goal_with
+            #goal_body
         }
 
         #[inline]
-        fn apply_unchecked(&self, state: &mut #state, joint: &[#rt::Move]) {
-            let mut v = with_values(state, |e| *e);
+        fn apply_in(&self, scratch: &mut #scratch, state: &mut #state, joint: &[#rt::Move]) {
+            let mut v = with_values(&mut scratch.evals, state, |e| *e);
             for ((mv, &base), &count) in joint.iter().zip(DOES_BASE.iter()).zip(NUM_MOVES.iter()) {
                 // An out-of-range move sets no bit: the result is
                 // unspecified but memory-safe, as the trait allows.

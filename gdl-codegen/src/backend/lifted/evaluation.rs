@@ -2,7 +2,7 @@
 //! its limits, its term store, and the module's header items.
 
 use super::functions::Fields;
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
 use super::cost;
@@ -33,10 +33,10 @@ pub(super) fn evaluation_limits() -> TokenStream {
 }
 
 /// The evaluation of one state (and joint move): its memo tables, the
-/// relations' functions and the queries.
+/// relations' functions and the queries; `scratch` names the type that
+/// holds a caller's evaluations, of states of `nw` words and `nr` roles.
 pub(super) fn ev_items(
-    nw: usize,
-    nr: usize,
+    (scratch, nw, nr): (&Ident, usize, usize),
     fields: &Fields,
     fns: &[TokenStream],
     queries: &TokenStream,
@@ -54,7 +54,7 @@ pub(super) fn ev_items(
     let (names, resets, run_reset) = ev_resets(fields, run_reset);
     let ev_struct = ev_struct(&nw, &nr, fields, run_field, rt);
     let limits = evaluation_limits();
-    let access = ev_access(&nw, &nr);
+    let access = ev_access(scratch, &nw, &nr);
     let term_fns = term_fns();
     let state_tests = ev_state_tests();
     quote! {
@@ -193,39 +193,39 @@ fn ev_state_tests() -> TokenStream {
     }
 }
 
-/// The evaluations of each thread and `with_ev`, which runs a query on one.
-pub(super) fn ev_access(nw: &Literal, nr: &Literal) -> TokenStream {
-    let with_ev_body = common::thread_local_with(
-        &quote!(cell),
-        quote! {
-            |cell| {
-                let mut ev = cell.borrow_mut();
-                if *ev.state != *state || ev.joint != *joint {
-                    ev.reset(state, joint);
-                }
-                f(&mut ev)
-            }
-        },
-    );
+/// The scratch (the evaluations of one caller: a thread's, or a driver's
+/// own, see `Scratched`) and `with_ev`, which runs a query on one.
+pub(super) fn ev_access(scratch: &Ident, nw: &Literal, nr: &Literal) -> TokenStream {
     quote! {
-        ::std::thread_local! {
-            /// Each thread's evaluation of the state it last queried: the
-            /// queries of one state (every role's legal moves, terminal,
-            /// goals) share what they compute.
-            static STATE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
-            /// Each thread's evaluation of its last transition.
-            static MOVE_EV: ::core::cell::RefCell<Ev> = ::core::cell::RefCell::new(Ev::new());
+        /// The evaluations of one caller's queries (a thread's, or a
+        /// driver's own: see `Scratched`): that of the state it last
+        /// queried, which the queries of one state (every role's legal
+        /// moves, terminal, goals) share, and that of its last transition.
+        pub struct #scratch {
+            state_ev: Ev,
+            move_ev: Ev,
         }
 
-        /// Runs `f` on `cell`'s evaluation, reset unless it is of `state`
-        /// and `joint` already.
+        impl #scratch {
+            /// Nothing evaluated yet.
+            fn new() -> Self {
+                #scratch { state_ev: Ev::new(), move_ev: Ev::new() }
+            }
+        }
+
+        /// Runs `f` on evaluation `ev`, reset unless it is of `state` and
+        /// `joint` already.
+        #[inline]
         fn with_ev<R>(
-            cell: &'static ::std::thread::LocalKey<::core::cell::RefCell<Ev>>,
+            ev: &mut Ev,
             state: &[u64; #nw],
             joint: &[u32; #nr],
             f: impl FnOnce(&mut Ev) -> R,
         ) -> R {
-            #with_ev_body
+            if *ev.state != *state || ev.joint != *joint {
+                ev.reset(state, joint);
+            }
+            f(ev)
         }
     }
 }

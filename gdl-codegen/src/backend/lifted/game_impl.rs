@@ -1,4 +1,5 @@
-//! The `Game` methods that evaluate rules through an evaluation.
+//! The `Scratched` methods, which evaluate rules through the evaluations
+//! of a scratch.
 
 use super::queries::MoveSink;
 use proc_macro2::{Literal, TokenStream};
@@ -7,43 +8,39 @@ use quote::quote;
 use super::facts::Facts;
 use super::module::usize_lit;
 
-/// The `Game` methods that evaluate rules; `fixed`, each role's legal
-/// move ids where they are the same in every state, else `sink`, where
-/// `legal`'s rules put them.
+/// The `Scratched` methods, which evaluate rules; `fixed`, each role's
+/// legal move ids where they are the same in every state, else `sink`,
+/// where `legal`'s rules put them.
 pub(super) fn methods(
     facts: &Facts,
     rt: &syn::Path,
-    (state, nw): (&proc_macro2::Ident, usize),
+    (scratch, state, nw): (&proc_macro2::Ident, &proc_macro2::Ident, usize),
     fixed: Option<&[Vec<u32>]>,
     sink: MoveSink,
 ) -> TokenStream {
     let nw = usize_lit(nw);
     let nr = usize_lit(facts.roles.len());
     let legal_moves = match fixed {
-        Some(lists) => legal_moves_from_table(rt, state, &nr, lists),
-        None => legal_moves_from_rules(rt, state, &nr, sink),
+        Some(lists) => legal_moves_from_table(rt, (scratch, state), &nr, lists),
+        None => legal_moves_from_rules(rt, (scratch, state), &nr, sink),
     };
-    let goal = goal_method(rt, state, &nr);
+    let goal = goal_method(rt, (scratch, state), &nr);
     quote! {
-        fn initial_state(&self) -> #state {
-            #state(INIT)
-        }
-
         #legal_moves
 
-        fn is_terminal(&self, state: &#state) -> bool {
-            with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.terminal())
+        fn is_terminal_in(&self, scratch: &mut #scratch, state: &#state) -> bool {
+            with_ev(&mut scratch.state_ev, &state.0, &[NONE; #nr], |ev| ev.terminal())
         }
 
         #goal
 
-        fn apply_unchecked(&self, state: &mut #state, joint: &[#rt::Move]) {
+        fn apply_in(&self, scratch: &mut #scratch, state: &mut #state, joint: &[#rt::Move]) {
             let mut terms = [NONE; #nr];
             for (r, (t, mv)) in terms.iter_mut().zip(joint).enumerate() {
                 *t = MOVE_TERMS[r].get(mv.0 as usize).copied().unwrap_or(NONE);
             }
             let mut next = [0u64; #nw];
-            with_ev(&MOVE_EV, &state.0, &terms, |ev| ev.next(&mut next));
+            with_ev(&mut scratch.move_ev, &state.0, &terms, |ev| ev.next(&mut next));
             state.0 = next;
         }
     }
@@ -53,7 +50,7 @@ pub(super) fn methods(
 /// (`lists`, per role of `nr`): read from a table.
 fn legal_moves_from_table(
     rt: &syn::Path,
-    state: &proc_macro2::Ident,
+    (scratch, state): (&proc_macro2::Ident, &proc_macro2::Ident),
     nr: &Literal,
     lists: &[Vec<u32>],
 ) -> TokenStream {
@@ -62,7 +59,13 @@ fn legal_moves_from_table(
         quote!(&[#(#ids),*])
     });
     quote! {
-        fn legal_moves(&self, _state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
+        fn legal_moves_in(
+            &self,
+            _scratch: &mut #scratch,
+            _state: &#state,
+            role: #rt::Role,
+            out: &mut ::std::vec::Vec<#rt::Move>,
+        ) {
             /// Each role's legal moves: `legal` reads neither the
             /// state nor the move.
             static LEGAL: [&[u32]; #nr] = [#(#lists),*];
@@ -78,7 +81,7 @@ fn legal_moves_from_table(
 /// `legal`'s rules into `sink`.
 fn legal_moves_from_rules(
     rt: &syn::Path,
-    state: &proc_macro2::Ident,
+    (scratch, state): (&proc_macro2::Ident, &proc_macro2::Ident),
     nr: &Literal,
     sink: MoveSink,
 ) -> TokenStream {
@@ -88,11 +91,12 @@ fn legal_moves_from_rules(
             let words = usize_lit(words);
             let fill = quote! {
                 let mut bits = [0u64; #words];
-                with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, &mut bits));
+                with_ev(&mut scratch.state_ev, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, &mut bits));
             };
             let random_move = quote! {
-                fn random_move(
+                fn random_move_in(
                     &self,
+                    scratch: &mut #scratch,
                     state: &#state,
                     role: #rt::Role,
                     rng: &mut #rt::Rng,
@@ -113,14 +117,20 @@ fn legal_moves_from_rules(
         }
         MoveSink::List => (
             quote! {
-                with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, out));
+                with_ev(&mut scratch.state_ev, &state.0, &[NONE; #nr], |ev| ev.legal(r, ids, out));
                 #rt::lifted::sort_moves(out, MOVES[role].len());
             },
             TokenStream::new(),
         ),
     };
     quote! {
-        fn legal_moves(&self, state: &#state, role: #rt::Role, out: &mut ::std::vec::Vec<#rt::Move>) {
+        fn legal_moves_in(
+            &self,
+            scratch: &mut #scratch,
+            state: &#state,
+            role: #rt::Role,
+            out: &mut ::std::vec::Vec<#rt::Move>,
+        ) {
             out.clear();
             let (Some(&r), Some(ids)) = (ROLE_TERM.get(role), MOVE_OF.get(role)) else {
                 return;
@@ -134,13 +144,17 @@ fn legal_moves_from_rules(
 
 /// `goal`: a role's goal value, from the values `goal`'s rules give it
 /// (none, one, or ambiguous).
-fn goal_method(rt: &syn::Path, state: &proc_macro2::Ident, nr: &Literal) -> TokenStream {
+fn goal_method(
+    rt: &syn::Path,
+    (scratch, state): (&proc_macro2::Ident, &proc_macro2::Ident),
+    nr: &Literal,
+) -> TokenStream {
     quote! {
-        fn goal(&self, state: &#state, role: #rt::Role) -> #rt::Goal {
+        fn goal_in(&self, scratch: &mut #scratch, state: &#state, role: #rt::Role) -> #rt::Goal {
             let Some(&r) = ROLE_TERM.get(role) else {
                 return #rt::Goal::None;
             };
-            with_ev(&STATE_EV, &state.0, &[NONE; #nr], |ev| {
+            with_ev(&mut scratch.state_ev, &state.0, &[NONE; #nr], |ev| {
                 // The evaluation's buffer, kept from call to call.
                 let mut terms = ::core::mem::take(&mut ev.pool_values);
                 terms.clear();

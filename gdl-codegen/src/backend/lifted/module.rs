@@ -64,6 +64,7 @@ pub fn print(
         proc_macro2::Span::call_site(),
     );
     let state = format_ident!("{}State", game);
+    let scratch = format_ident!("{}Scratch", game);
     let (mut data, consts) = tables(facts, (&reg, &plan.tables), layout, nw);
     // Legal moves listed at compile time map no term to a move.
     let move_of = fixed.is_none().then(|| {
@@ -73,10 +74,21 @@ pub fn print(
     });
     let (key_arrays, key_items) = memo::dense_key_items(plan.used_dense_keys(), rt);
     data.extend(key_arrays);
-    let specific = methods(facts, rt, (&state, nw), fixed.as_deref(), sink);
-    let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), specific);
+    let scratched = common::Queries {
+        scratch: &scratch,
+        const_new: false,
+        methods: methods(facts, rt, (&scratch, &state, nw), fixed.as_deref(), sink),
+    };
+    let game_impl = common::game_impl(rt, &game, &state, nw, facts.roles.len(), scratched);
     let run = run_time_term_items(reg.run_time_terms, rt);
-    let ev = ev_items(nw, facts.roles.len(), &fields, &fns, &queries, &run, rt);
+    let ev = ev_items(
+        (&scratch, nw, facts.roles.len()),
+        &fields,
+        &fns,
+        &queries,
+        &run,
+        rt,
+    );
     let items = header_items(opts, &game, &state, nw, &strings);
     Module {
         items: quote! {
@@ -162,7 +174,7 @@ mod tests {
         let many = code(&many);
         assert!(many.contains("sort_moves(out,MOVES[role].len())"), "{many}");
         assert!(!many.contains("push_moves_of_bits"), "{many}");
-        assert!(!many.contains("fnrandom_move"), "{many}");
+        assert!(!many.contains("fnrandom_move_in"), "{many}");
     }
 
     #[test]

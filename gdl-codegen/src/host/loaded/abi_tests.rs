@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use gdl_runtime::abi::{self, GameAbi, Words};
-use gdl_runtime::{Game, Goal, Move, ParseError, Role};
+use gdl_runtime::{Game, Goal, Move, ParseError, Role, Scratched};
 
 use super::library::{check, checked};
 use super::{LoadError, LoadedGame};
@@ -68,6 +68,24 @@ impl Game for Counter {
     }
     fn parse_state(&self, _: &str) -> Result<CounterState, ParseError> {
         Ok(CounterState([0]))
+    }
+}
+
+/// No caches: each query asks the `Game` methods.
+impl Scratched for Counter {
+    type Scratch = ();
+    fn new_scratch(&self) {}
+    fn legal_moves_in(&self, _: &mut (), state: &CounterState, role: Role, out: &mut Vec<Move>) {
+        self.legal_moves(state, role, out);
+    }
+    fn is_terminal_in(&self, _: &mut (), state: &CounterState) -> bool {
+        self.is_terminal(state)
+    }
+    fn goal_in(&self, _: &mut (), state: &CounterState, role: Role) -> Goal {
+        self.goal(state, role)
+    }
+    fn apply_in(&self, _: &mut (), state: &mut CounterState, joint: &[Move]) {
+        self.apply_unchecked(state, joint);
     }
 }
 

@@ -458,7 +458,11 @@ fn search_turn(
             ..TurnRecord::default()
         },
         received,
-        stopped: stop_at.min(ended),
+        // The stop signal came when the search began if the reserve left
+        // it no time (`stop_at` before it): measured from `stop_at`, the
+        // margin would count the reserve itself, and grow turn after turn
+        // (a reserve longer than the clock doubling at each).
+        stopped: stop_at.max(began).min(ended),
         log: log.clone(),
     }
 }

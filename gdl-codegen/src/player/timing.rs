@@ -14,10 +14,20 @@ pub const INITIAL: Duration = Duration::from_millis(400);
 /// The least margin ever kept: the manager's own delays and the network.
 pub const FLOOR: Duration = Duration::from_millis(150);
 
-/// The margin kept, from the worst stop-to-reply time measured.
+/// How many of the latest measurements the margin follows: one outlier (a
+/// burst of load from another process) raises it for this many turns, not
+/// for the rest of the player's life. A player runs match after match, and
+/// its first margin of 400 ms, kept forever, would cost every later turn.
+pub const WINDOW: usize = 16;
+
+/// The margin kept, from the worst of the latest stop-to-reply times
+/// measured.
 #[derive(Clone, Copy, Debug)]
 pub struct Margin {
-    worst: Option<Duration>,
+    /// The latest measurements, oldest overwritten first.
+    recent: [Duration; WINDOW],
+    /// How many were recorded (all of `recent` holds them past `WINDOW`).
+    count: usize,
 }
 
 impl Default for Margin {
@@ -29,13 +39,16 @@ impl Default for Margin {
 impl Margin {
     /// No measurement yet.
     pub const fn new() -> Self {
-        Margin { worst: None }
+        Margin {
+            recent: [Duration::ZERO; WINDOW],
+            count: 0,
+        }
     }
 
-    /// The time to keep before a clock runs out: twice the worst measured
-    /// plus the floor, or [`INITIAL`] before any measurement.
+    /// The time to keep before a clock runs out: twice the worst of the
+    /// latest measurements plus the floor, or [`INITIAL`] before any.
     pub fn reserve(&self) -> Duration {
-        match self.worst {
+        match self.worst() {
             None => INITIAL,
             Some(w) => (w * 2 + FLOOR).max(FLOOR),
         }
@@ -43,12 +56,13 @@ impl Margin {
 
     /// Records one measured stop-to-reply time.
     pub fn record(&mut self, measured: Duration) {
-        self.worst = Some(self.worst.map_or(measured, |w| w.max(measured)));
+        self.recent[self.count % WINDOW] = measured;
+        self.count += 1;
     }
 
-    /// The worst measured so far.
+    /// The worst of the latest measurements.
     pub fn worst(&self) -> Option<Duration> {
-        self.worst
+        self.recent[..self.count.min(WINDOW)].iter().copied().max()
     }
 }
 
@@ -65,5 +79,18 @@ mod tests {
         m.record(Duration::from_millis(100));
         m.record(Duration::from_millis(5));
         assert_eq!(m.reserve(), Duration::from_millis(350));
+    }
+
+    #[test]
+    fn an_outlier_is_forgotten_after_the_window() {
+        let mut m = Margin::new();
+        m.record(Duration::from_millis(900));
+        for _ in 0..WINDOW - 1 {
+            m.record(Duration::from_millis(10));
+        }
+        assert_eq!(m.worst(), Some(Duration::from_millis(900)));
+        m.record(Duration::from_millis(10));
+        assert_eq!(m.worst(), Some(Duration::from_millis(10)));
+        assert_eq!(m.reserve(), Duration::from_millis(170));
     }
 }

@@ -59,6 +59,7 @@ impl Position {
 
     /// Applies `joint` (one move a role, in role order); the position is
     /// then at the next state.
+    #[inline]
     pub fn step(&mut self, joint: &[Move]) -> Result<(), LoadError> {
         // SAFETY: our live position; Move is repr(transparent) over u32.
         let status = unsafe {
@@ -84,6 +85,7 @@ impl Position {
     }
 
     /// The state's words.
+    #[inline]
     pub fn words(&self) -> &[u64] {
         // SAFETY: the view points at the state's words until the next change.
         unsafe { core::slice::from_raw_parts(self.view.state, self.game.state_words()) }
@@ -95,12 +97,14 @@ impl Position {
     }
 
     /// Whether the state is terminal.
+    #[inline]
     pub fn is_terminal(&self) -> bool {
         self.view.terminal != 0
     }
 
     /// The legal moves of `role` (none in a terminal state), in the order
     /// `Game::legal_moves` lists them.
+    #[inline]
     pub fn legal(&self, role: Role) -> &[Move] {
         if role >= self.num_roles {
             return &[];

@@ -144,10 +144,8 @@ fn compiled(
     deadline: Option<Instant>,
 ) -> Result<Box<dyn Engine>, String> {
     let options = LoadOptions {
-        toolchain: Toolchain {
-            deadline,
-            ..toolchain
-        },
+        toolchain,
+        deadline,
         ..LoadOptions::default()
     };
     let game = loaded::load("match", fe.source.text.as_bytes(), &options)

@@ -35,6 +35,10 @@ pub struct ServeArgs {
     /// Seed of the search's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Directory of the compiled-game cache (default: $GDL_CODEGEN_CACHE,
+    /// else $XDG_CACHE_HOME/gdl-codegen, else ~/.cache/gdl-codegen).
+    #[arg(long)]
+    cache_dir: Option<PathBuf>,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -55,6 +59,7 @@ pub fn run(args: &ServeArgs) -> u8 {
             ServeReasoner::Compiled => Reasoner::Compiled,
         },
         log_dir: args.log.clone(),
+        cache_dir: args.cache_dir.clone(),
         ..PlayerConfig::default()
     };
     config.search = SearchConfig {

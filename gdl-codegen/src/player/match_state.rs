@@ -475,7 +475,9 @@ fn final_goals(
         return (Vec::new(), Vec::new());
     };
     if let Some(joint) = moves {
-        if let Err(e) = play.engine.advance(&joint) {
+        // No search follows: the trees restart rather than compact (cheap
+        // whatever their size), so that the reply does not wait.
+        if let Err(e) = play.engine.restart(&joint) {
             lock(&m.log).note(&format!("cannot play the last moves: {e}"));
         }
     }

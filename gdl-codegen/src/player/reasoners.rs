@@ -119,7 +119,7 @@ pub fn prepare(
             let receive = background::start(fe, config, compiled, log.clone());
             let now = match receive.recv_timeout(left.mul_f64(PROPNET_WAIT_SHARE)) {
                 Ok(engine) => engine,
-                Err(_) => interp?,
+                Err(_) => interp.inspect_err(|_| background.cancel())?,
             };
             return Ok(Prepared {
                 now,

@@ -342,6 +342,20 @@ mod tests {
     }
 
     #[test]
+    fn until_keeps_the_earlier_deadline() {
+        let now = Instant::now();
+        let later = now + Duration::from_secs(60);
+        let tracker = Tracker::new().until(now).until(later);
+        std::thread::sleep(Duration::from_millis(2));
+        let reason = tracker.enter(|| interrupted().map(|i| i.reason));
+        assert!(matches!(reason, Some(Reason::Deadline(_))), "{reason:?}");
+        let tracker = Tracker::new()
+            .until(later)
+            .until(now + Duration::from_secs(120));
+        assert_eq!(tracker.enter(interrupted), None);
+    }
+
+    #[test]
     fn deadlines_and_stage_budgets_interrupt() {
         let late = Tracker::new().within(Duration::ZERO);
         std::thread::sleep(Duration::from_millis(2));

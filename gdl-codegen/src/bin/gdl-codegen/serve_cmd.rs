@@ -22,8 +22,8 @@ pub struct ServeArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// The reasoner that plays (default: the propnet where the game grounds
-    /// in time, else the interpreter until the propnet is built). Compiled
-    /// code joins once games are loaded at run time (issue 48).
+    /// in time, else the interpreter until the propnet is built; then the
+    /// compiled game once built in the background, or found in the cache).
     #[arg(long, value_enum, default_value = "auto")]
     reasoner: ServeReasoner,
     /// Write a JSON log per match (`MATCH.jsonl`) into this directory.

@@ -411,39 +411,37 @@ fn processes_naming(needle: &str) -> Vec<String> {
         .collect()
 }
 
-/// ABORT while the compiled game builds: cargo (and every rustc under it)
-/// is gone soon after, and the log says the build was cancelled. A fresh
-/// cache makes cargo build the runtime first, so it is seen running.
+/// ABORT, then STOP, while the compiled game builds: cargo (and every
+/// rustc under it) is gone soon after, and the log says the build was
+/// cancelled. A fresh cache makes cargo build the runtime first (and again
+/// for the second match, the first one's build having been killed), so it
+/// is seen running.
 #[cfg(target_os = "linux")]
 #[test]
-fn abort_cancels_the_compiled_build_and_its_cargo() {
+fn stop_and_abort_cancel_the_compiled_build_and_its_cargo() {
     let cache = fresh_dir("player_protocol_abort_cache");
     let logs = fresh_dir("player_protocol_abort_log");
     let addr = serve_with(PlayerConfig {
         cache_dir: Some(cache.clone()),
         ..config(Duration::from_secs(5), Some(&logs))
     });
-    let rules = tictactoe_variant("abort");
-    assert_eq!(
-        post(addr, &format!("(START ab xplayer {rules} 1 1)")),
-        "ready"
-    );
     let needle = cache.to_str().unwrap();
-    wait_until(Duration::from_secs(300), "cargo runs", || {
-        !processes_naming(needle).is_empty()
-    });
-    assert_eq!(post(addr, "(ABORT ab)"), "aborted");
-    wait_until(Duration::from_secs(20), "no cargo left", || {
-        processes_naming(needle).is_empty()
-    });
-    let log = logs.join("ab.jsonl");
-    let event = background_event(
-        &log,
-        "compiled",
-        &["cancelled", "ready", "failed"],
-        Duration::from_secs(20),
-    );
-    assert_eq!(event, "cancelled");
+    for (id, end, reply) in [("ab", "(ABORT ab)", "aborted"), ("st", "(STOP st)", "done")] {
+        let rules = tictactoe_variant(id);
+        let start = format!("(START {id} xplayer {rules} 1 1)");
+        assert_eq!(post(addr, &start), "ready");
+        wait_until(Duration::from_secs(300), "cargo runs", || {
+            !processes_naming(needle).is_empty()
+        });
+        assert_eq!(post(addr, end), reply);
+        wait_until(Duration::from_secs(20), "no cargo left", || {
+            processes_naming(needle).is_empty()
+        });
+        let log = logs.join(format!("{id}.jsonl"));
+        let ends = ["cancelled", "ready", "failed"];
+        let event = background_event(&log, "compiled", &ends, Duration::from_secs(20));
+        assert_eq!(event, "cancelled", "{id}");
+    }
 }
 
 /// ABORT while chess grounds (seconds, then over budget): the grounding is

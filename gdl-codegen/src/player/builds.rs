@@ -58,11 +58,15 @@ impl Build {
         };
         let worker = build.clone();
         std::thread::spawn(move || {
-            let outcome = loaded::load(NAME, worker.rules.as_bytes(), &options);
-            *worker.lock() = Some(outcome.map_err(|e| match e {
-                LoadError::Cancelled => Failure::Cancelled,
-                e => Failure::Failed(e.to_string()),
-            }));
+            // Caught, so that a waiter is never left waiting for ever.
+            let load = || loaded::load(NAME, worker.rules.as_bytes(), &options);
+            let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(load)) {
+                Ok(Ok(game)) => Ok(game),
+                Ok(Err(LoadError::Cancelled)) => Err(Failure::Cancelled),
+                Ok(Err(e)) => Err(Failure::Failed(e.to_string())),
+                Err(_) => Err(Failure::Failed("the build panicked".to_owned())),
+            };
+            *worker.lock() = Some(outcome);
             worker.done.notify_all();
         });
         build

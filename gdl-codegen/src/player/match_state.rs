@@ -89,6 +89,8 @@ struct Play {
 /// The match being played.
 struct Match {
     id: String,
+    /// The rules (so that a PREVIEW of them starts no second build).
+    rules: String,
     role: usize,
     play_clock: Duration,
     last_heard: Instant,
@@ -196,6 +198,13 @@ impl Player {
         if warm.as_ref().is_some_and(|b| b.rules() == rules) {
             return;
         }
+        if lock(&self.current)
+            .as_ref()
+            .is_some_and(|m| m.rules == rules)
+        {
+            // The match on builds them already.
+            return;
+        }
         if let Some(old) = warm.take() {
             old.cancel();
         }
@@ -251,7 +260,7 @@ impl Player {
         let slot = Arc::new(Mutex::new(None));
         let mut guard = lock(&slot);
         let stop = Arc::new(AtomicBool::new(false));
-        let Some(log) = self.reserve(id, clocks, received, &slot, &stop) else {
+        let Some(log) = self.reserve(id, rules, clocks, received, &slot, &stop) else {
             return Reply::text("busy".to_owned());
         };
         let reserve = lock(&self.margin).reserve();
@@ -289,6 +298,7 @@ impl Player {
     fn reserve(
         &self,
         id: &str,
+        rules: &str,
         (start_clock, play_clock): (Duration, Duration),
         received: Instant,
         slot: &Arc<Mutex<Option<Play>>>,
@@ -308,6 +318,7 @@ impl Player {
         let log = Arc::new(Mutex::new(log));
         *current = Some(Match {
             id: id.to_owned(),
+            rules: rules.to_owned(),
             role: 0,
             play_clock,
             last_heard: received,

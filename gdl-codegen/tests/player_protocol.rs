@@ -486,9 +486,18 @@ fn preview_starts_the_build_that_start_joins_then_finds() {
     let cache = fresh_dir("player_protocol_preview_cache");
     let logs = fresh_dir("player_protocol_preview_log");
     let addr = serve_with(PlayerConfig {
-        cache_dir: Some(cache),
+        cache_dir: Some(cache.clone()),
         ..config(Duration::from_secs(5), Some(&logs))
     });
+    let needle = cache.to_str().unwrap();
+    // Cargo's own command line (not rustc's) names a manifest.
+    let builds = || {
+        let cargo = processes_naming(needle);
+        cargo
+            .iter()
+            .filter(|c| c.contains("--manifest-path"))
+            .count()
+    };
     let rules = tictactoe_variant("preview");
     let sent = Instant::now();
     assert_eq!(post(addr, &format!("(PREVIEW {rules} 5)")), "ready");
@@ -508,6 +517,17 @@ fn preview_starts_the_build_that_start_joins_then_finds() {
         Duration::from_secs(60),
     );
     assert_eq!(how, "joined", "the build PREVIEW started is joined");
+    // Cargo builds the runtime first in a fresh cache (seconds): one build
+    // is seen, never two.
+    let mut most = 0;
+    wait_until(Duration::from_secs(900), "the build ends", || {
+        most = most.max(builds());
+        let ended = ["ready", "failed", "cancelled"];
+        log_lines(&first)
+            .iter()
+            .any(|l| l["background"] == "compiled" && ended.iter().any(|e| l["event"] == *e))
+    });
+    assert_eq!(most, 1, "one cargo build for PREVIEW and START");
     let end = background_event(
         &first,
         "compiled",

@@ -10,13 +10,14 @@
 mod common;
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use gdl_codegen::front::{self, Options};
 use gdl_codegen::host::loaded::{self, LoadError, LoadOptions, LoadedGame, Reasoner, Status};
 use gdl_codegen::reasoner::interp::Interpreter;
+use gdl_codegen::session::Backend;
+use gdl_codegen::stages::{Cancel, Event, Observer, Stage, Tracker};
 use gdl_runtime::trace::{self, Trace};
 use gdl_runtime::{Game, Goal, PlayoutBuffers, Rng};
 
@@ -213,12 +214,19 @@ fn missing_cargo_is_a_clear_error_and_the_game_stays_interpreted() {
 
 #[test]
 fn a_build_past_its_deadline_or_cancelled_stops() {
-    let past = with_toolchain(|t| t.deadline = Some(Instant::now()));
+    let past = LoadOptions {
+        deadline: Some(Instant::now()),
+        ..options()
+    };
     let err = loaded::load("nim22", common::nim(22).as_bytes(), &past).unwrap_err();
     assert!(matches!(err, LoadError::Deadline), "{err}");
 
-    let cancel = Arc::new(AtomicBool::new(true));
-    let cancelled = with_toolchain(|t| t.cancel = Some(cancel.clone()));
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let cancelled = LoadOptions {
+        cancel: Some(cancel),
+        ..options()
+    };
     let err = loaded::load("nim23", common::nim(23).as_bytes(), &cancelled).unwrap_err();
     assert!(matches!(err, LoadError::Cancelled), "{err}");
 
@@ -231,6 +239,47 @@ fn a_build_past_its_deadline_or_cancelled_stops() {
         "{status:?}"
     );
     assert_ne!(prepared.reasoner().name(), "compiled");
+}
+
+/// Cancels a token when a stage starts, and notes when.
+struct CancelAt(Stage, Cancel, Mutex<Option<Instant>>);
+
+impl Observer for CancelAt {
+    fn event(&self, event: &Event) {
+        if matches!(*event, Event::Start { stage, .. } if stage == self.0) {
+            *self.2.lock().unwrap() = Some(Instant::now());
+            self.1.cancel();
+        }
+    }
+}
+
+/// The emit of a big game stops at its next safe point when the load is
+/// cancelled: chess, compiled lifted, cancelled as its states are sampled
+/// (seconds of work between the planner's other safe points). The
+/// enclosing tracker only watches: the load's own token cancels it.
+#[test]
+fn a_load_cancelled_during_the_emit_of_chess_stops_soon() {
+    let rules = std::fs::read(common::games().join("ggp-repository-base/chess.kif")).unwrap();
+    let cancel = Cancel::new();
+    let watch = Arc::new(CancelAt(Stage::Sample, cancel.clone(), Mutex::new(None)));
+    let mut options = LoadOptions {
+        cancel: Some(cancel),
+        ..options()
+    };
+    options.codegen.backend = Backend::Lifted;
+    let tracker = Tracker::new().observe(watch.clone());
+    let err = tracker
+        .enter(|| loaded::load("chess.kif", &rules, &options))
+        .unwrap_err();
+    let returned = Instant::now();
+    assert!(matches!(err, LoadError::Cancelled), "{err}");
+    let cancelled = watch.2.lock().unwrap().expect("sampling started");
+    // Generous (sampling chess alone takes seconds): liveness, not speed.
+    let after = returned - cancelled;
+    assert!(
+        after < Duration::from_secs(5),
+        "returned {after:?} after the cancel"
+    );
 }
 
 #[test]

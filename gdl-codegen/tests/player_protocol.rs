@@ -2,7 +2,9 @@
 //! against the server in-process: INFO and ABORT during a search, a PLAY
 //! that supersedes a late one, START during a match (`busy`) and after a
 //! vanished one, an unknown match id, rules that do not check, PREVIEW,
-//! upper-case messages.
+//! upper-case messages; the background work (grounding, the compiled build
+//! and its cargo) cancelled by ABORT, PREVIEW's build joined or found by
+//! START, and the steps before a search skipped when no time is left.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -13,11 +15,9 @@ use std::time::{Duration, Instant};
 
 use gdl_codegen::player::{serve, Player, PlayerConfig, Reasoner, SearchConfig};
 
-/// A player on a free port of the loopback, serving on its own thread.
-fn server(grace: Duration, log: Option<&Path>) -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
-    let addr = listener.local_addr().expect("its address");
-    let config = PlayerConfig {
+/// How the tests' players play: one thread, a small tree.
+fn config(grace: Duration, log: Option<&Path>) -> PlayerConfig {
+    PlayerConfig {
         reasoner: Reasoner::Auto,
         search: SearchConfig {
             threads: 1,
@@ -26,7 +26,18 @@ fn server(grace: Duration, log: Option<&Path>) -> SocketAddr {
         },
         log_dir: log.map(Path::to_path_buf),
         vanish_grace: grace,
-    };
+        cache_dir: None,
+    }
+}
+
+/// A player on a free port of the loopback, serving on its own thread.
+fn server(grace: Duration, log: Option<&Path>) -> SocketAddr {
+    serve_with(config(grace, log))
+}
+
+fn serve_with(config: PlayerConfig) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let addr = listener.local_addr().expect("its address");
     let player = Arc::new(Player::new(config));
     std::thread::spawn(move || serve(listener, player));
     addr
@@ -182,7 +193,12 @@ fn an_upper_case_match_is_played_and_logged() {
         assert_eq!(l["late"], false, "{l}");
         assert!(l["margin_ms"].as_f64().is_some(), "{l}");
     }
-    let summary = lines.last().unwrap();
+    // Last but for the background work's lines, which may follow (a build
+    // cancelled by STOP says so once it has stopped).
+    let summary = lines
+        .iter()
+        .rfind(|l| l.get("background").is_none())
+        .unwrap();
     assert_eq!(summary["summary"], "stop", "{log}");
     assert_eq!(summary["late_replies"], 0, "{log}");
 }
@@ -318,11 +334,260 @@ fn the_interpreter_plays_until_the_propnet_is_ready() {
     };
     assert_eq!(reasoner(0), "interpreter", "{log}");
     // The propnet, or the compiled game if it was loaded by then (found
-    // in the cache): the newest engine that arrived plays.
+    // in the cache): the newest engine that arrived plays. The compiled
+    // game may arrive after a first switch to the propnet, and a second
+    // switch follows.
     let later = reasoner(3);
     assert!(["propnet", "compiled"].contains(&later.as_str()), "{log}");
-    assert!(
-        log.contains(&format!("switched from interpreter to {later}")),
-        "{log}"
+    assert!(log.contains("switched from interpreter to "), "{log}");
+    assert!(log.contains(&format!("to {later}\"")), "{log}");
+}
+
+/// A directory of this test's own, emptied.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Tic-tac-toe with a fact of its own: rules no other test loads, so that
+/// no library of this process (they stay loaded) stands in for a build.
+fn tictactoe_variant(tag: &str) -> String {
+    let rules = tictactoe();
+    format!("{} (testmark {tag}))", &rules[..rules.len() - 1])
+}
+
+/// Polls `done` every 20 ms until it holds, failing after `limit` (a
+/// liveness bound, generous).
+fn wait_until(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
+    let until = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < until, "{what}: not within {limit:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The match log's lines so far (none before the file exists).
+fn log_lines(path: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// The first background line of `phase` in the log whose event is one of
+/// `events`, waited for up to `limit`.
+fn background_event(path: &Path, phase: &str, events: &[&str], limit: Duration) -> String {
+    let mut found = None;
+    wait_until(
+        limit,
+        &format!("{phase} {events:?} in {}", path.display()),
+        || {
+            found = log_lines(path)
+                .into_iter()
+                .find(|l| l["background"] == phase && events.iter().any(|e| l["event"] == *e));
+            found.is_some()
+        },
     );
+    found.unwrap()["event"].as_str().unwrap().to_owned()
+}
+
+/// The processes naming `needle` (a cache directory of this test: cargo's
+/// and rustc's arguments name it): each one's process group and command
+/// line.
+fn processes_naming(needle: &str) -> Vec<(u32, String)> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(Result::ok)
+        .filter_map(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if !cmdline.contains(needle) {
+                return None;
+            }
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // `pid (comm) state ppid pgrp …`: comm may hold spaces.
+            let after = stat.rsplit_once(')')?.1;
+            let group = after.split_whitespace().nth(2)?.parse().ok()?;
+            Some((group, cmdline))
+        })
+        .collect()
+}
+
+/// ABORT, then STOP, while the compiled game builds: cargo (and every
+/// rustc under it) is gone soon after, and the log says the build was
+/// cancelled. A fresh cache makes cargo build the runtime first (and again
+/// for the second match, the first one's build having been killed), so it
+/// is seen running.
+#[cfg(target_os = "linux")]
+#[test]
+fn stop_and_abort_cancel_the_compiled_build_and_its_cargo() {
+    let cache = fresh_dir("player_protocol_abort_cache");
+    let logs = fresh_dir("player_protocol_abort_log");
+    let addr = serve_with(PlayerConfig {
+        cache_dir: Some(cache.clone()),
+        ..config(Duration::from_secs(5), Some(&logs))
+    });
+    let needle = cache.to_str().unwrap();
+    for (id, end, reply) in [("ab", "(ABORT ab)", "aborted"), ("st", "(STOP st)", "done")] {
+        let rules = tictactoe_variant(id);
+        let start = format!("(START {id} xplayer {rules} 1 1)");
+        assert_eq!(post(addr, &start), "ready");
+        wait_until(Duration::from_secs(300), "cargo runs", || {
+            !processes_naming(needle).is_empty()
+        });
+        assert_eq!(post(addr, end), reply);
+        wait_until(Duration::from_secs(20), "no cargo left", || {
+            processes_naming(needle).is_empty()
+        });
+        let log = logs.join(format!("{id}.jsonl"));
+        let ends = ["cancelled", "ready", "failed"];
+        let event = background_event(&log, "compiled", &ends, Duration::from_secs(20));
+        assert_eq!(event, "cancelled", "{id}");
+    }
+}
+
+/// ABORT while chess grounds (seconds, then over budget): the grounding is
+/// cancelled, and no compiled build starts after it.
+#[test]
+fn abort_cancels_the_background_grounding() {
+    let logs = fresh_dir("player_protocol_abort_ground_log");
+    let addr = server(Duration::from_secs(5), Some(&logs));
+    let path = common_games().join("ggp-repository-base/chess.kif");
+    let chess = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        post(addr, &format!("(START cg white ({chess}) 1 1)")),
+        "ready"
+    );
+    assert_eq!(post(addr, "(ABORT cg)"), "aborted");
+    let log = logs.join("cg.jsonl");
+    let event = background_event(
+        &log,
+        "propnet",
+        &["cancelled", "ready", "failed"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(event, "cancelled");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !log_lines(&log)
+            .iter()
+            .any(|l| l["background"] == "compiled"),
+        "no compiled build after the cancel"
+    );
+}
+
+fn common_games() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/games")
+}
+
+/// PREVIEW answers at once and starts the compiled build; the START of the
+/// same rules joins it (no second build), and once it is built the next
+/// match's START finds it in the cache.
+#[test]
+fn preview_starts_the_build_that_start_joins_then_finds() {
+    let cache = fresh_dir("player_protocol_preview_cache");
+    let logs = fresh_dir("player_protocol_preview_log");
+    let addr = serve_with(PlayerConfig {
+        cache_dir: Some(cache.clone()),
+        ..config(Duration::from_secs(5), Some(&logs))
+    });
+    let needle = cache.to_str().unwrap();
+    // Cargo's own command line (not rustc's) names a manifest.
+    // One build is one process group: cargo's, which rustc shares, and a
+    // child cargo forked (under cargo's command line until it runs rustc).
+    let builds = || {
+        let mut cargo: Vec<(u32, String)> = processes_naming(needle)
+            .into_iter()
+            .filter(|p| p.1.contains("--manifest-path"))
+            .collect();
+        cargo.sort();
+        cargo.dedup_by_key(|p| p.0);
+        cargo
+    };
+    let rules = tictactoe_variant("preview");
+    let sent = Instant::now();
+    assert_eq!(post(addr, &format!("(PREVIEW {rules} 5)")), "ready");
+    assert!(
+        sent.elapsed() < Duration::from_secs(5),
+        "PREVIEW answered in its clock"
+    );
+    assert_eq!(
+        post(addr, &format!("(START p1 xplayer {rules} 1 1)")),
+        "ready"
+    );
+    let first = logs.join("p1.jsonl");
+    let how = background_event(
+        &first,
+        "compiled",
+        &["joined", "started", "cached"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(how, "joined", "the build PREVIEW started is joined");
+    // Cargo builds the runtime first in a fresh cache (seconds): one build
+    // is seen, never two.
+    let mut most = Vec::new();
+    wait_until(Duration::from_secs(900), "the build ends", || {
+        let now = builds();
+        if now.len() > most.len() {
+            most = now;
+        }
+        let ended = ["ready", "failed", "cancelled"];
+        log_lines(&first)
+            .iter()
+            .any(|l| l["background"] == "compiled" && ended.iter().any(|e| l["event"] == *e))
+    });
+    assert_eq!(
+        most.len(),
+        1,
+        "one cargo build for PREVIEW and START: {most:?}"
+    );
+    let end = background_event(
+        &first,
+        "compiled",
+        &["ready", "failed", "cancelled"],
+        Duration::from_secs(900),
+    );
+    assert_eq!(end, "ready");
+    assert_eq!(post(addr, "(ABORT p1)"), "aborted");
+
+    assert_eq!(
+        post(addr, &format!("(START p2 xplayer {rules} 1 1)")),
+        "ready"
+    );
+    let second = logs.join("p2.jsonl");
+    let how = background_event(
+        &second,
+        "compiled",
+        &["joined", "started", "cached"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(how, "cached");
+    assert_eq!(post(addr, "(ABORT p2)"), "aborted");
+}
+
+/// A play clock under the margin leaves no time before the search must
+/// stop: the compaction of the trees is skipped (they restart at the new
+/// state) and the log says so; every reply is still a move of the game.
+#[test]
+fn with_no_time_left_the_compaction_is_skipped() {
+    let logs = fresh_dir("player_protocol_steps_log");
+    let addr = server(Duration::from_secs(5), Some(&logs));
+    assert_eq!(
+        post(addr, &format!("(START st xplayer {} 1 0.1)", tictactoe())),
+        "ready"
+    );
+    let ours = post(addr, "(PLAY st NIL)");
+    cell(&ours);
+    let reply = post(addr, &format!("(PLAY st ({ours} noop))"));
+    assert!(reply.eq_ignore_ascii_case("noop"), "{reply}");
+    assert_eq!(post(addr, "(ABORT st)"), "aborted");
+    let lines = log_lines(&logs.join("st.jsonl"));
+    let skipped = lines
+        .iter()
+        .find(|l| l["step"] == "compact")
+        .unwrap_or_else(|| panic!("no compaction step logged: {lines:?}"));
+    assert_eq!(skipped["action"], "skipped", "{skipped}");
+    assert!(skipped["estimate_ms"].as_f64().is_some(), "{skipped}");
 }

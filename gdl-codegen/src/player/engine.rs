@@ -28,8 +28,14 @@ pub trait Engine: Send {
     fn role_index(&self, name: &str) -> Option<Role>;
     /// Every role's name, in role order.
     fn role_names(&self) -> Vec<String>;
-    /// Plays the joint move (GDL text, one per role in role order).
+    /// Plays the joint move (GDL text, one per role in role order),
+    /// keeping the trees below it (re-rooted and compacted).
     fn advance(&mut self, joint: &[String]) -> Result<(), String>;
+    /// Plays the joint move without keeping the trees: they restart at the
+    /// new state (cheap whatever their size).
+    fn restart(&mut self, joint: &[String]) -> Result<(), String>;
+    /// Nodes in the trees (what a compaction walks).
+    fn nodes(&self) -> usize;
     /// Searches until `until` or until `stop` is raised.
     fn search(&mut self, until: Instant, stop: &AtomicBool) -> SearchReport;
     /// The move `role` should play now (GDL text); `None` when it has none.
@@ -84,6 +90,24 @@ impl<G: Game + 'static> UctEngine<G> {
         }
     }
 
+    /// The joint move read, each move warned about when it is not legal
+    /// (and played anyway: the manager decides what was played).
+    fn checked_moves(&self, joint: &[String]) -> Result<Vec<Move>, String> {
+        let moves = self.joint_moves(joint)?;
+        let mut legal = Vec::new();
+        let state = self.trees[0].root_state();
+        for (role, mv) in moves.iter().enumerate() {
+            self.game.legal_moves(state, role, &mut legal);
+            if !legal.contains(mv) {
+                eprintln!(
+                    "warning: the manager reports an illegal move `{}`",
+                    joint[role]
+                );
+            }
+        }
+        Ok(moves)
+    }
+
     fn joint_moves(&self, joint: &[String]) -> Result<Vec<Move>, String> {
         let roles = self.game.num_roles();
         if joint.len() != roles {
@@ -101,7 +125,10 @@ impl<G: Game + 'static> UctEngine<G> {
     }
 }
 
-impl<G: Game + 'static> Engine for UctEngine<G> {
+impl<G: Game + 'static> Engine for UctEngine<G>
+where
+    G::State: 'static,
+{
     fn reasoner(&self) -> &str {
         &self.name
     }
@@ -119,24 +146,23 @@ impl<G: Game + 'static> Engine for UctEngine<G> {
     }
 
     fn advance(&mut self, joint: &[String]) -> Result<(), String> {
-        let moves = self.joint_moves(joint)?;
-        let game = &*self.game;
-        let mut legal = Vec::new();
-        let state = self.trees[0].root_state();
-        for (role, mv) in moves.iter().enumerate() {
-            game.legal_moves(state, role, &mut legal);
-            if !legal.contains(mv) {
-                // Played anyway: the manager decides what was played.
-                eprintln!(
-                    "warning: the manager reports an illegal move `{}`",
-                    joint[role]
-                );
-            }
-        }
+        let moves = self.checked_moves(joint)?;
         for tree in &mut self.trees {
-            tree.advance(game, &moves);
+            tree.advance(&*self.game, &moves);
         }
         Ok(())
+    }
+
+    fn restart(&mut self, joint: &[String]) -> Result<(), String> {
+        let moves = self.checked_moves(joint)?;
+        for tree in &mut self.trees {
+            tree.restart(&*self.game, &moves);
+        }
+        Ok(())
+    }
+
+    fn nodes(&self) -> usize {
+        self.trees.iter().map(Tree::len).sum()
     }
 
     fn search(&mut self, until: Instant, stop: &AtomicBool) -> SearchReport {

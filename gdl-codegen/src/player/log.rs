@@ -4,7 +4,7 @@
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -140,6 +140,43 @@ impl MatchLog {
     /// Logs a note (a reasoner switched, a move that could not be read).
     pub fn note(&mut self, what: &str) {
         self.write(json!({ "match": self.id, "note": what }));
+    }
+
+    /// Logs a step before a search that was skipped or deferred (`action`):
+    /// what it would have done, its estimate and the time left before the
+    /// search had to stop.
+    pub fn step(
+        &mut self,
+        step: &str,
+        action: &str,
+        what: &str,
+        estimate: Duration,
+        stop: Instant,
+    ) {
+        let left = stop.saturating_duration_since(Instant::now());
+        self.write(json!({
+            "match": self.id,
+            "step": step,
+            "action": action,
+            "detail": what,
+            "estimate_ms": ms(estimate),
+            "left_ms": ms(left),
+        }));
+    }
+
+    /// Logs an event of the match's background work: `phase` is `propnet`
+    /// or `compiled`; `event` is `started`, `joined` (the build PREVIEW
+    /// started), `cached`, `ready`, `failed` or `cancelled`. Such a line may
+    /// come after the summary: a build cancelled by STOP or ABORT says so
+    /// when it has stopped.
+    pub fn background(&mut self, phase: &str, event: &str, detail: &str, after: Duration) {
+        self.write(json!({
+            "match": self.id,
+            "background": phase,
+            "event": event,
+            "detail": detail,
+            "after_ms": ms(after),
+        }));
     }
 
     /// Logs the summary when the match ends: `how` is `stop` or `abort`.

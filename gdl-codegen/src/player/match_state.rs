@@ -4,7 +4,8 @@
 //! a new PLAY are answered while a search runs. The match list is under one
 //! short-held lock; a match's engine is under its own lock, held by the
 //! search. A message that ends or supersedes a search raises its stop flag
-//! first, then waits for the engine.
+//! first, then waits for the engine. STOP and ABORT also cancel the match's
+//! background work (grounding, the compiled build and its cargo).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,11 +13,15 @@ use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use super::builds::{Build, Source};
 use super::engine::{Engine, SearchConfig};
 use super::log::{MatchLog, TurnRecord};
 use super::protocol::{self, Message};
 use super::reasoners::{self, Reasoner};
+use super::steps::Steps;
 use super::timing::Margin;
+use crate::host::loaded::LoadOptions;
+use crate::stages::Cancel;
 
 /// How the player plays.
 #[derive(Clone, Debug)]
@@ -30,6 +35,8 @@ pub struct PlayerConfig {
     /// How long past its last clock a silent match counts as vanished (its
     /// manager gone without STOP), so that a new START may replace it.
     pub vanish_grace: Duration,
+    /// The compiled-game cache (default: see [`crate::store::locate`]).
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Default for PlayerConfig {
@@ -43,6 +50,7 @@ impl Default for PlayerConfig {
             },
             log_dir: None,
             vanish_grace: Duration::from_secs(5),
+            cache_dir: None,
         }
     }
 }
@@ -69,22 +77,28 @@ pub struct Turn {
     log: Arc<Mutex<MatchLog>>,
 }
 
-/// A match's engine and the moves played so far.
+/// A match's engine, the moves played so far, and the steps before each
+/// search (bounded by the time left).
 struct Play {
     engine: Box<dyn Engine>,
     later: Option<Receiver<Box<dyn Engine>>>,
     history: Vec<Vec<String>>,
+    steps: Steps,
 }
 
 /// The match being played.
 struct Match {
     id: String,
+    /// The rules (so that a PREVIEW of them starts no second build).
+    rules: String,
     role: usize,
     play_clock: Duration,
     last_heard: Instant,
     last_clock: Duration,
     turn: u32,
     stop: Arc<AtomicBool>,
+    /// Cancels the background work: grounding, the compiled build.
+    background: Cancel,
     play: Arc<Mutex<Option<Play>>>,
     log: Arc<Mutex<MatchLog>>,
 }
@@ -101,6 +115,9 @@ pub struct Player {
     config: PlayerConfig,
     current: Mutex<Option<Match>>,
     margin: Mutex<Margin>,
+    /// The compiled build PREVIEW started, for a START of the same rules
+    /// to join.
+    warm: Mutex<Option<Arc<Build>>>,
 }
 
 /// Locks, carrying on past a thread that panicked holding the lock (the
@@ -120,6 +137,7 @@ impl Player {
             config,
             current: Mutex::new(None),
             margin: Mutex::new(Margin::new()),
+            warm: Mutex::new(None),
         }
     }
 
@@ -132,10 +150,7 @@ impl Player {
         };
         match message {
             Message::Info => Reply::text(protocol::info_reply(self.busy(received))),
-            Message::Preview { rules, .. } => Reply::text(match reasoners::check(&rules) {
-                Ok(_) => "ready".to_owned(),
-                Err(e) => protocol::error_reply(&e),
-            }),
+            Message::Preview { rules, .. } => Reply::text(self.preview(&rules)),
             Message::Start {
                 id,
                 role,
@@ -150,6 +165,68 @@ impl Player {
             Message::Stop { id, moves } => self.finish(&id, moves, "stop", received),
             Message::Abort { id } => self.finish(&id, None, "abort", received),
         }
+    }
+
+    /// PREVIEW: check the rules and, when matches use compiled code, start
+    /// building it in the background (replying at once), so that the START
+    /// of the same rules finds it built or joins the build.
+    fn preview(&self, rules: &str) -> String {
+        let fe = match reasoners::check(rules) {
+            Ok(fe) => fe,
+            Err(e) => return protocol::error_reply(&e),
+        };
+        if self.config.reasoner.uses_compiled() {
+            self.warm_up(&fe.source.text);
+        }
+        "ready".to_owned()
+    }
+
+    /// How compiled games are loaded: niced, one cargo job (the defaults),
+    /// in the configured cache.
+    fn load_options(&self) -> LoadOptions {
+        LoadOptions {
+            cache_dir: self.config.cache_dir.clone(),
+            ..LoadOptions::default()
+        }
+    }
+
+    /// Starts the compiled build of `rules` unless it runs already or is
+    /// cached; a build of other rules PREVIEW started is cancelled (one
+    /// background build at a time, for the match most likely to come).
+    fn warm_up(&self, rules: &str) {
+        let mut warm = lock(&self.warm);
+        if warm.as_ref().is_some_and(|b| b.rules() == rules) {
+            return;
+        }
+        if lock(&self.current)
+            .as_ref()
+            .is_some_and(|m| m.rules == rules)
+        {
+            // The match on builds them already.
+            return;
+        }
+        if let Some(old) = warm.take() {
+            old.cancel();
+        }
+        let options = self.load_options();
+        if !Build::is_cached(rules, &options) {
+            *warm = Some(Build::start(rules, &options, Cancel::new()));
+        }
+    }
+
+    /// The compiled game's source for a match on `rules`: PREVIEW's build
+    /// if it is of these rules and still running, else a new build. Any
+    /// other build PREVIEW started is cancelled: the match needs the cores.
+    fn compiled_source(&self, rules: &str) -> Source {
+        let joined = match lock(&self.warm).take() {
+            Some(b) if b.rules() == rules && !b.is_done() => Some(b),
+            Some(b) => {
+                b.cancel();
+                None
+            }
+            None => None,
+        };
+        Source::new(joined, self.load_options())
     }
 
     /// Whether a match is on (one that vanished does not count).
@@ -183,30 +260,30 @@ impl Player {
         let slot = Arc::new(Mutex::new(None));
         let mut guard = lock(&slot);
         let stop = Arc::new(AtomicBool::new(false));
-        let Some(log) = self.reserve(id, clocks, received, &slot, &stop) else {
+        let Some(log) = self.reserve(id, rules, clocks, received, &slot, &stop) else {
             return Reply::text("busy".to_owned());
         };
         let reserve = lock(&self.margin).reserve();
         let stop_at = (received + clocks.0)
             .checked_sub(reserve)
             .unwrap_or(received);
-        let (prepared, role_index) = match self.engine_for(rules, role, stop_at) {
+        let (prepared, role_index) = match self.engine_for(rules, role, stop_at, &log) {
             Ok(p) => p,
             Err(e) => {
                 self.forget(id, &stop);
                 return Reply::text(protocol::error_reply(&e));
             }
         };
-        if let Some(m) = lock(&self.current)
-            .as_mut()
-            .filter(|m| Arc::ptr_eq(&m.stop, &stop))
-        {
-            m.role = role_index;
+        if !self.adopt_background(&stop, role_index, &prepared.background) {
+            // STOP or ABORT came during the preparation: nothing may keep
+            // building for a match that is over.
+            prepared.background.cancel();
         }
         let play = guard.insert(Play {
             engine: prepared.now,
             later: prepared.later,
             history: Vec::new(),
+            steps: Steps::new(),
         });
         let timing = (received, clocks.0, reserve);
         let turn = search_turn(play, role_index, 0, Some("ready"), timing, &stop, &log);
@@ -221,6 +298,7 @@ impl Player {
     fn reserve(
         &self,
         id: &str,
+        rules: &str,
         (start_clock, play_clock): (Duration, Duration),
         received: Instant,
         slot: &Arc<Mutex<Option<Play>>>,
@@ -232,6 +310,7 @@ impl Player {
                 return None;
             }
             m.stop.store(true, Ordering::Relaxed);
+            m.background.cancel();
             let silent = m.last_heard.elapsed().as_secs_f64();
             lock(&m.log).note(&format!("dropped: silent for {silent:.1} s"));
         }
@@ -239,12 +318,14 @@ impl Player {
         let log = Arc::new(Mutex::new(log));
         *current = Some(Match {
             id: id.to_owned(),
+            rules: rules.to_owned(),
             role: 0,
             play_clock,
             last_heard: received,
             last_clock: start_clock,
             turn: 0,
             stop: stop.clone(),
+            background: Cancel::new(),
             play: slot.clone(),
             log: log.clone(),
         });
@@ -258,17 +339,35 @@ impl Player {
         rules: &str,
         role: &str,
         deadline: Instant,
+        log: &Arc<Mutex<MatchLog>>,
     ) -> Result<(reasoners::Prepared, usize), String> {
         let fe = reasoners::check(rules)?;
+        let compiled = self.compiled_source(&fe.source.text);
         let config = &self.config;
-        let prepared = reasoners::prepare(fe, config.reasoner, config.search, deadline)?;
+        let prepared =
+            reasoners::prepare(fe, config.reasoner, config.search, deadline, compiled, log)?;
         match prepared.now.role_index(role) {
             Some(r) => Ok((prepared, r)),
-            None => Err(format!(
-                "no role {role} in the rules (roles: {})",
-                prepared.now.role_names().join(" ")
-            )),
+            None => {
+                prepared.background.cancel();
+                Err(format!(
+                    "no role {role} in the rules (roles: {})",
+                    prepared.now.role_names().join(" ")
+                ))
+            }
         }
+    }
+
+    /// Records the role and the background's token in the match reserved
+    /// with `stop`; whether it is still the current one.
+    fn adopt_background(&self, stop: &Arc<AtomicBool>, role: usize, background: &Cancel) -> bool {
+        let mut current = lock(&self.current);
+        let Some(m) = current.as_mut().filter(|m| Arc::ptr_eq(&m.stop, stop)) else {
+            return false;
+        };
+        m.role = role;
+        m.background = background.clone();
+        true
     }
 
     /// Drops the match reserved with `stop`, if it is still the current one.
@@ -303,9 +402,12 @@ impl Player {
         let Some(play) = guard.as_mut() else {
             return Reply::text(protocol::error_reply("the match was not started"));
         };
-        upgrade(play, &log);
+        let stop_at = stop_time(received, clock, reserve);
+        let later = play.later.as_ref();
+        play.steps
+            .switch(&mut play.engine, later, &play.history, stop_at, &log);
         if let Some(joint) = moves {
-            if let Err(e) = play.engine.advance(&joint) {
+            if let Err(e) = play.steps.adopt(&mut *play.engine, &joint, stop_at, &log) {
                 lock(&log).note(&format!("cannot play the reported moves: {e}"));
             } else {
                 play.history.push(joint);
@@ -341,6 +443,9 @@ impl Player {
             }
         };
         m.stop.store(true, Ordering::Relaxed);
+        // The match is over: its grounding and compiled build stop too
+        // (cargo killed with its process group).
+        m.background.cancel();
         // Wait for the search to end only as long as the margin allows: an
         // ABORT is answered at once whatever the engine is doing.
         let deadline = received + lock(&self.margin).reserve();
@@ -381,7 +486,9 @@ fn final_goals(
         return (Vec::new(), Vec::new());
     };
     if let Some(joint) = moves {
-        if let Err(e) = play.engine.advance(&joint) {
+        // No search follows: the trees restart rather than compact (cheap
+        // whatever their size), so that the reply does not wait.
+        if let Err(e) = play.engine.restart(&joint) {
             lock(&m.log).note(&format!("cannot play the last moves: {e}"));
         }
     }
@@ -397,29 +504,9 @@ fn wait_for_turn_logs(log: &Mutex<MatchLog>) {
     }
 }
 
-/// Switches to a better engine if one arrived, replaying the match on it.
-fn upgrade(play: &mut Play, log: &Mutex<MatchLog>) {
-    // The newest engine that arrived is the best: the compiled game comes
-    // after the propnet.
-    let Some(next) = play.later.as_ref().and_then(|r| r.try_iter().last()) else {
-        return;
-    };
-    let mut engine = next;
-    for joint in &play.history {
-        if let Err(e) = engine.advance(joint) {
-            lock(log).note(&format!(
-                "{} cannot replay the match: {e}",
-                engine.reasoner()
-            ));
-            return;
-        }
-    }
-    lock(log).note(&format!(
-        "switched from {} to {}",
-        play.engine.reasoner(),
-        engine.reasoner()
-    ));
-    play.engine = engine;
+/// When a search must stop: the clock from `received`, less the reserve.
+fn stop_time(received: Instant, clock: Duration, reserve: Duration) -> Instant {
+    (received + clock).checked_sub(reserve).unwrap_or(received)
 }
 
 /// Searches until the clock less the reserve (or `stop`), and the turn's
@@ -433,7 +520,7 @@ fn search_turn(
     stop: &AtomicBool,
     log: &Arc<Mutex<MatchLog>>,
 ) -> Turn {
-    let stop_at = (received + clock).checked_sub(reserve).unwrap_or(received);
+    let stop_at = stop_time(received, clock, reserve);
     let began = Instant::now();
     let report = play.engine.search(stop_at, stop);
     let ended = Instant::now();

@@ -7,11 +7,16 @@
 //! - [`server`]: a thread per connection, handing messages to the player;
 //! - [`match_state`]: the player's one match and what each message does;
 //! - [`reasoners`]: which reasoner plays (the seam for compiled code);
+//! - [`background`]: a match's propnet and compiled game, built meanwhile;
+//! - [`builds`]: compiled builds, shared by PREVIEW and START;
+//! - [`steps`]: the steps before a search, bounded by the time left;
 //! - [`engine`]: the search of a match, its game type erased;
 //! - [`uct`]: one decoupled-UCT tree with transpositions;
 //! - [`timing`]: the safety margin, measured;
 //! - [`log`]: a JSON line per turn and a summary per match.
 
+pub mod background;
+pub mod builds;
 pub mod engine;
 pub mod http;
 pub mod log;
@@ -19,6 +24,7 @@ pub mod match_state;
 pub mod protocol;
 pub mod reasoners;
 pub mod server;
+pub mod steps;
 pub mod timing;
 pub mod uct;
 

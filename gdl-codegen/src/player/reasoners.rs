@@ -7,18 +7,26 @@
 //! the interpreter at once and the propnet when grounding finishes in the
 //! background; then the compiled game, built in the background (niced, one
 //! build job, so that search keeps a core) and loaded into the process
-//! ([`crate::host::loaded`]), found at once when it is in the cache.
+//! ([`crate::host::loaded`]), found at once when it is in the cache, or
+//! joined when PREVIEW started its build ([`super::builds`]). The
+//! background work ([`super::background`]) stops on one cancel token,
+//! [`Prepared::background`].
 
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::front::{self, Frontend, Options};
 use crate::ground::{self, Budget};
-use crate::host::loaded::{self, LoadOptions, Toolchain};
+use crate::host::loaded::LoadedGame;
 use crate::reasoner::interp::Interpreter;
 use crate::reasoner::propnet::Propnet;
+use crate::stages::{Cancel, Tracker};
 
+use super::background;
+use super::builds::Source;
 use super::engine::{Engine, SearchConfig, UctEngine};
+use super::log::MatchLog;
 
 /// The reasoner a player is restricted to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,16 +54,17 @@ impl Reasoner {
             Reasoner::Compiled => "compiled",
         }
     }
+
+    /// Whether matches under this policy use compiled code (so that
+    /// PREVIEW starts building it).
+    pub fn uses_compiled(self) -> bool {
+        matches!(self, Reasoner::Auto | Reasoner::Compiled)
+    }
 }
 
 /// The share of the time to the deadline that `auto` waits for the propnet
 /// before it starts on the interpreter.
 const PROPNET_WAIT_SHARE: f64 = 0.4;
-
-/// How long background grounding may run: long enough for games that
-/// ground in tens of seconds, not so long that a game that never grounds
-/// takes a core for a whole match.
-const BACKGROUND_GROUNDING: Duration = Duration::from_secs(120);
 
 /// An engine to play at once, and maybe a better one later.
 pub struct Prepared {
@@ -63,6 +72,9 @@ pub struct Prepared {
     pub now: Box<dyn Engine>,
     /// A better engine, sent when it is ready.
     pub later: Option<Receiver<Box<dyn Engine>>>,
+    /// Stops the match's background work (grounding, the compiled build):
+    /// STOP and ABORT cancel it.
+    pub background: Cancel,
 }
 
 /// Reads and checks `rules` (KIF text); the front end's result, or the
@@ -85,74 +97,66 @@ pub fn check(rules: &str) -> Result<Frontend, String> {
     ))
 }
 
-/// An engine for checked rules with `reasoner`, ready by `deadline`.
+/// An engine for checked rules with `reasoner`, ready by `deadline`; the
+/// compiled game comes from `compiled` (the build PREVIEW started, joined,
+/// or a new one); the background work logs to `log`.
 pub fn prepare(
     fe: Frontend,
     reasoner: Reasoner,
     config: SearchConfig,
     deadline: Instant,
+    compiled: Source,
+    log: &Arc<Mutex<MatchLog>>,
 ) -> Result<Prepared, String> {
     let left = deadline.saturating_duration_since(Instant::now());
-    match reasoner {
-        Reasoner::Interpreter => Ok(Prepared {
-            now: interpreter(&fe, config)?,
-            later: None,
-        }),
-        Reasoner::Propnet => Ok(Prepared {
-            now: propnet(&fe, config, left)?,
-            later: None,
-        }),
-        Reasoner::Compiled => Ok(Prepared {
-            now: compiled(&fe, config, Toolchain::default(), Some(deadline))?,
-            later: None,
-        }),
+    let background = compiled.cancel_token();
+    let now = match reasoner {
+        Reasoner::Interpreter => interpreter(&fe, config)?,
+        Reasoner::Propnet => propnet(&fe, config, left, &background)?,
+        Reasoner::Compiled => compiled_by(&fe, config, compiled, deadline)?,
         Reasoner::Auto => {
-            let (send, receive) = mpsc::channel();
             let interp = interpreter(&fe, config);
-            std::thread::spawn(move || {
-                if let Ok(engine) = propnet(&fe, config, BACKGROUND_GROUNDING) {
-                    let _ = send.send(engine);
-                }
-                // Search keeps a core while the game builds.
-                let background = Toolchain {
-                    nice: 10,
-                    jobs: 1,
-                    ..Toolchain::default()
-                };
-                if let Ok(engine) = compiled(&fe, config, background, None) {
-                    let _ = send.send(engine);
-                }
-            });
+            let receive = background::start(fe, config, compiled, log.clone());
             let now = match receive.recv_timeout(left.mul_f64(PROPNET_WAIT_SHARE)) {
                 Ok(engine) => engine,
-                Err(_) => interp?,
+                Err(_) => interp.inspect_err(|_| background.cancel())?,
             };
-            Ok(Prepared {
+            return Ok(Prepared {
                 now,
                 later: Some(receive),
-            })
+                background,
+            });
+        }
+    };
+    Ok(Prepared {
+        now,
+        later: None,
+        background,
+    })
+}
+
+/// The compiled game of `fe`'s rules, built (or found in the cache, or
+/// joined) by `deadline`; the build is cancelled when it is not done then.
+fn compiled_by(
+    fe: &Frontend,
+    config: SearchConfig,
+    compiled: Source,
+    deadline: Instant,
+) -> Result<Box<dyn Engine>, String> {
+    let (build, _) = compiled.build(&fe.source.text);
+    match build.wait(Some(deadline)) {
+        Some(Ok(game)) => Ok(compiled_engine(game, config)),
+        Some(Err(e)) => Err(format!("no compiled game: {e}")),
+        None => {
+            build.cancel();
+            Err("no compiled game: not built within the start clock".to_owned())
         }
     }
 }
 
-/// The compiled game of `fe`'s rules, built by `toolchain` by `deadline`
-/// (or found in the cache) and loaded into the process.
-fn compiled(
-    fe: &Frontend,
-    config: SearchConfig,
-    toolchain: Toolchain,
-    deadline: Option<Instant>,
-) -> Result<Box<dyn Engine>, String> {
-    let options = LoadOptions {
-        toolchain: Toolchain {
-            deadline,
-            ..toolchain
-        },
-        ..LoadOptions::default()
-    };
-    let game = loaded::load("match", fe.source.text.as_bytes(), &options)
-        .map_err(|e| format!("no compiled game: {e}"))?;
-    Ok(Box::new(UctEngine::new("compiled", game, config)))
+/// A search over a loaded game.
+pub(super) fn compiled_engine(game: LoadedGame, config: SearchConfig) -> Box<dyn Engine> {
+    Box::new(UctEngine::new("compiled", game, config))
 }
 
 fn interpreter(fe: &Frontend, config: SearchConfig) -> Result<Box<dyn Engine>, String> {
@@ -161,9 +165,21 @@ fn interpreter(fe: &Frontend, config: SearchConfig) -> Result<Box<dyn Engine>, S
     Ok(Box::new(UctEngine::new("interpreter", game, config)))
 }
 
-fn propnet(fe: &Frontend, config: SearchConfig, time: Duration) -> Result<Box<dyn Engine>, String> {
-    let gp = ground::ground(&fe.program, &Budget::default().within(time))
-        .map_err(|e| format!("the game does not ground in time: {e}"))?;
+/// A search over the propnet of `fe`'s rules, grounded within `time` unless
+/// `cancel` stops the grounding first (at its next safe point).
+pub(super) fn propnet(
+    fe: &Frontend,
+    config: SearchConfig,
+    time: Duration,
+    cancel: &Cancel,
+) -> Result<Box<dyn Engine>, String> {
+    let tracker = Tracker::new().cancel_with(cancel.clone());
+    let gp = tracker
+        .enter(|| ground::ground(&fe.program, &Budget::default().within(time)))
+        .map_err(|e| match cancel.is_cancelled() {
+            true => "cancelled".to_owned(),
+            false => format!("the game does not ground in time: {e}"),
+        })?;
     Ok(Box::new(UctEngine::new(
         "propnet",
         Propnet::new(&gp),

@@ -425,6 +425,20 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         }
     }
 
+    /// Moves the root to the state after `joint` without keeping the tree:
+    /// a new tree there, the old nodes freed on a thread of their own (a
+    /// drop of millions of nodes would cost the turn what the compaction it
+    /// replaces would).
+    pub fn restart<G: Game<State = S>>(&mut self, game: &G, joint: &[Move])
+    where
+        S: Send + 'static,
+    {
+        let next = game.next_state_unchecked(self.root_state(), joint);
+        let fresh = Tree::new(game, next, self.max_bytes, self.rng.next_u64());
+        let old = std::mem::replace(self, fresh);
+        std::thread::spawn(move || drop(old));
+    }
+
     /// Keeps the best line if it starts with the move played.
     fn follow_line(&mut self, joint: &[Move]) {
         if let Some((_, line)) = &mut self.best_line {

@@ -130,6 +130,22 @@ impl Tracker {
         self
     }
 
+    /// Stops the compile at `at`, or at the deadline it had if earlier.
+    pub fn until(mut self, at: Instant) -> Tracker {
+        let inner = self.inner_mut();
+        if inner.deadline.is_none_or(|(d, _)| at < d) {
+            let time = at.saturating_duration_since(Instant::now());
+            inner.deadline = Some((at, time));
+        }
+        self
+    }
+
+    /// The tracker of the compile on this thread, if any: a caller that
+    /// bounds its part of the compile further keeps its observers.
+    pub fn current() -> Option<Tracker> {
+        current()
+    }
+
     /// Stops the compile when `stage` runs longer than `time`.
     pub fn budget(mut self, stage: Stage, time: Duration) -> Tracker {
         self.inner_mut().budgets.push((stage, time));
@@ -323,6 +339,20 @@ mod tests {
         );
         // Outside `enter`, the tracker is gone.
         assert_eq!(interrupted(), None);
+    }
+
+    #[test]
+    fn until_keeps_the_earlier_deadline() {
+        let now = Instant::now();
+        let later = now + Duration::from_secs(60);
+        let tracker = Tracker::new().until(now).until(later);
+        std::thread::sleep(Duration::from_millis(2));
+        let reason = tracker.enter(|| interrupted().map(|i| i.reason));
+        assert!(matches!(reason, Some(Reason::Deadline(_))), "{reason:?}");
+        let tracker = Tracker::new()
+            .until(later)
+            .until(now + Duration::from_secs(120));
+        assert_eq!(tracker.enter(interrupted), None);
     }
 
     #[test]

@@ -81,6 +81,9 @@ pub fn sample(program: &Program, dynamic: &[bool]) -> Samples {
         .collect();
     let mut gave_up = vec![false; tuples.len()];
     for (s, (state, joint)) in picked.iter().enumerate() {
+        if stopped() {
+            return Samples::default();
+        }
         for (p, slot) in tuples.iter_mut().enumerate() {
             let Some(rows) = slot else { continue };
             let limits = (PROBE_BUDGET, PROBE_WORK);
@@ -111,6 +114,14 @@ pub fn sample(program: &Program, dynamic: &[bool]) -> Samples {
     }
 }
 
+/// Whether the compile was stopped from outside (cancelled, or out of its
+/// time: see [`crate::stages`]). Sampling then ends early: its estimates
+/// are never used, since the compile fails at the next stage, and sampling
+/// chess takes seconds that a cancelled compile must not wait for.
+fn stopped() -> bool {
+    crate::stages::interrupted().is_some()
+}
+
 /// The non-terminal states of a random match from the initial state (at
 /// most [`MATCH_STEPS`]), each with the joint move played from it.
 fn random_match(interp: &Interpreter) -> Vec<(State, Vec<Move>)> {
@@ -119,7 +130,7 @@ fn random_match(interp: &Interpreter) -> Vec<(State, Vec<Move>)> {
     let mut visited = Vec::new();
     let mut moves = Vec::new();
     for _ in 0..MATCH_STEPS {
-        if interp.is_terminal(&state) {
+        if stopped() || interp.is_terminal(&state) {
             break;
         }
         let mut joint = Vec::with_capacity(interp.num_roles());

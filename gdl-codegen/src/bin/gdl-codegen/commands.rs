@@ -294,6 +294,8 @@ impl Loaded {
                 jobs,
                 ..Toolchain::default()
             },
+            // Bounded by the command's own tracker (`self.watch`).
+            ..LoadOptions::default()
         };
         let rules = self.session.frontend().source.text.as_bytes();
         let load = || loaded::load(&self.path, rules, &options);

@@ -22,8 +22,8 @@ pub struct ServeArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// The reasoner that plays (default: the propnet where the game grounds
-    /// in time, else the interpreter until the propnet is built). Compiled
-    /// code joins once games are loaded at run time (issue 48).
+    /// in time, else the interpreter until the propnet is built; then the
+    /// compiled game once built in the background, or found in the cache).
     #[arg(long, value_enum, default_value = "auto")]
     reasoner: ServeReasoner,
     /// Write a JSON log per match (`MATCH.jsonl`) into this directory.
@@ -35,6 +35,10 @@ pub struct ServeArgs {
     /// Seed of the search's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Directory of the compiled-game cache (default: $GDL_CODEGEN_CACHE,
+    /// else $XDG_CACHE_HOME/gdl-codegen, else ~/.cache/gdl-codegen).
+    #[arg(long)]
+    cache_dir: Option<PathBuf>,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -55,6 +59,7 @@ pub fn run(args: &ServeArgs) -> u8 {
             ServeReasoner::Compiled => Reasoner::Compiled,
         },
         log_dir: args.log.clone(),
+        cache_dir: args.cache_dir.clone(),
         ..PlayerConfig::default()
     };
     config.search = SearchConfig {

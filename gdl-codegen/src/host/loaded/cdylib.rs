@@ -1,14 +1,12 @@
 //! A loaded game's library in the cache: its key, its crate, and the cargo
-//! build that makes it (niced, few jobs, stopped at a deadline or on
-//! cancellation).
+//! build that makes it (niced, few jobs, stopped with the load's tracker:
+//! its deadline or its cancellation).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::LoadError;
+use super::{bounds, LoadError};
 use crate::host::cache::{runtime_dependency, target_cpu, Cache};
 use crate::session::CodegenOptions;
 use crate::store::{self, Key};
@@ -16,9 +14,9 @@ use crate::store::{self, Key};
 /// The name of the game type in a loaded game's generated module.
 pub(super) const TYPE_NAME: &str = "CompiledGame";
 
-/// How cargo runs for a loaded game. A plain deadline and cancel flag for
-/// now; the latency issue's stage API (budgeted, cancellable stages) can
-/// set both.
+/// How cargo runs for a loaded game. Its deadline and cancellation are the
+/// whole load's ([`super::LoadOptions::cancel`] and
+/// [`super::LoadOptions::deadline`]).
 #[derive(Clone, Debug)]
 pub struct Toolchain {
     /// cargo's path (default: `$CARGO`, else `cargo` on the `PATH`).
@@ -28,10 +26,6 @@ pub struct Toolchain {
     pub nice: i32,
     /// cargo's `--jobs` (default 1: one core stays with the search).
     pub jobs: u32,
-    /// When to stop the build ([`LoadError::Deadline`]).
-    pub deadline: Option<Instant>,
-    /// Set to stop the build ([`LoadError::Cancelled`]).
-    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Toolchain {
@@ -40,8 +34,6 @@ impl Default for Toolchain {
             cargo: None,
             nice: 10,
             jobs: 1,
-            deadline: None,
-            cancel: None,
         }
     }
 }
@@ -52,21 +44,6 @@ impl Toolchain {
             .clone()
             .or_else(|| std::env::var_os("CARGO").map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from("cargo"))
-    }
-
-    /// Why the build must stop now, if it must.
-    pub(super) fn stop(&self) -> Option<LoadError> {
-        if self
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
-            return Some(LoadError::Cancelled);
-        }
-        match self.deadline {
-            Some(d) if Instant::now() >= d => Some(LoadError::Deadline),
-            _ => None,
-        }
     }
 }
 
@@ -155,7 +132,7 @@ pub(super) fn build(
     write_crate(entry, code).map_err(|e| io_error(&entry.crate_dir, e))?;
     let log = entry.crate_dir.join("build.log");
     let mut child = spawn_cargo(cache, entry, toolchain, &log)?;
-    let status = wait(&mut child, toolchain)?;
+    let status = wait(&mut child)?;
     if !status.success() {
         let text = std::fs::read_to_string(&log).unwrap_or_default();
         let tail: Vec<&str> = text.lines().rev().take(20).collect();
@@ -260,9 +237,9 @@ fn lower_priority(command: &mut Command, nice: i32) {
 #[cfg(not(unix))]
 fn lower_priority(_: &mut Command, _: i32) {}
 
-/// Waits for cargo, stopping it (its whole process group) at the deadline
-/// or on cancellation.
-fn wait(child: &mut Child, toolchain: &Toolchain) -> Result<std::process::ExitStatus, LoadError> {
+/// Waits for cargo, stopping it (its whole process group) when the load's
+/// tracker says so (its deadline, or its cancellation).
+fn wait(child: &mut Child) -> Result<std::process::ExitStatus, LoadError> {
     loop {
         if let Some(status) = child
             .try_wait()
@@ -270,7 +247,7 @@ fn wait(child: &mut Child, toolchain: &Toolchain) -> Result<std::process::ExitSt
         {
             return Ok(status);
         }
-        if let Some(stop) = toolchain.stop() {
+        if let Some(stop) = bounds::stop() {
             kill_group(child);
             return Err(stop);
         }

@@ -35,6 +35,7 @@
 
 #[cfg(test)]
 mod abi_tests;
+mod bounds;
 mod cdylib;
 mod library;
 mod loaded_game;
@@ -48,8 +49,10 @@ pub use prepare::{prepare, Prepared, Reasoner, Status};
 
 use std::fmt;
 use std::path::PathBuf;
+use std::time::Instant;
 
 use crate::session::{Caller, CodegenError, CodegenOptions};
+use crate::stages::Cancel;
 use crate::store::StoreError;
 
 /// How a game is compiled, built and loaded.
@@ -59,8 +62,13 @@ pub struct LoadOptions {
     pub codegen: CodegenOptions,
     /// The cache directory (default: see [`crate::store::locate`]).
     pub cache_dir: Option<PathBuf>,
-    /// How cargo runs: its path, priority, jobs, deadline and cancel flag.
+    /// How cargo runs: its path, priority and jobs.
     pub toolchain: Toolchain,
+    /// Cancels the whole load (check, grounding, planning, printing and
+    /// cargo, killed with its process group): [`LoadError::Cancelled`].
+    pub cancel: Option<Cancel>,
+    /// When the whole load gives up: [`LoadError::Deadline`].
+    pub deadline: Option<Instant>,
 }
 
 /// Why a game could not be loaded.
@@ -75,9 +83,9 @@ pub enum LoadError {
     Toolchain(String),
     /// cargo ran and failed.
     Build(String),
-    /// The build passed its deadline and was stopped.
+    /// The load (compile or build) passed its deadline and was stopped.
     Deadline,
-    /// The build was cancelled.
+    /// The load (compile or build) was cancelled.
     Cancelled,
     /// The library could not be opened.
     Open(String),
@@ -114,7 +122,11 @@ impl std::error::Error for LoadError {}
 
 impl From<CodegenError> for LoadError {
     fn from(e: CodegenError) -> Self {
-        LoadError::Codegen(e)
+        match e {
+            // Stopped by the load's own bounds: say so, not "invalid".
+            CodegenError::Interrupted(i) => LoadError::from(i),
+            e => LoadError::Codegen(e),
+        }
     }
 }
 
@@ -127,7 +139,8 @@ impl From<StoreError> for LoadError {
 /// Compiles `rules` (a game description; `name` names it in messages),
 /// builds it as a library in the cache unless there, and loads it. A game
 /// already loaded in this process, or built in the cache, is neither
-/// grounded nor emitted again.
+/// grounded nor emitted again. The options' cancel token and deadline bound
+/// every step (see [`LoadOptions::cancel`]).
 pub fn load(name: &str, rules: &[u8], options: &LoadOptions) -> Result<LoadedGame, LoadError> {
     library::supported()?;
     let cache = crate::host::cache::Cache::locate(options.cache_dir.as_deref())?;
@@ -136,11 +149,13 @@ pub fn load(name: &str, rules: &[u8], options: &LoadOptions) -> Result<LoadedGam
     if let Some(game) = library::loaded(&entry.key) {
         return Ok(game);
     }
-    if !entry.is_built() {
-        let code = crate::session::Session::new(name, rules, codegen).code()?;
-        cdylib::build(&cache, &entry, &code, &options.toolchain)?;
-    }
-    library::open(&entry, crate::store::build_id())
+    bounds::within(options, || {
+        if !entry.is_built() {
+            let code = crate::session::Session::new(name, rules, codegen).code()?;
+            cdylib::build(&cache, &entry, &code, &options.toolchain)?;
+        }
+        library::open(&entry, crate::store::build_id())
+    })
 }
 
 /// Whether [`load`] would find the game built (in this process or in the
@@ -172,8 +187,10 @@ pub fn load_module(key: &str, code: &str, options: &LoadOptions) -> Result<Loade
     if let Some(game) = library::loaded(&entry.key) {
         return Ok(game);
     }
-    if !entry.is_built() {
-        cdylib::build(&cache, &entry, code, &options.toolchain)?;
-    }
-    library::open(&entry, crate::store::build_id())
+    bounds::within(options, || {
+        if !entry.is_built() {
+            cdylib::build(&cache, &entry, code, &options.toolchain)?;
+        }
+        library::open(&entry, crate::store::build_id())
+    })
 }

@@ -2,17 +2,17 @@
 //! compiles the game in the background, swapping in the loaded library
 //! when it is ready.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
 use super::cdylib::{self, LibraryEntry};
-use super::{library, LoadError, LoadOptions, LoadedGame};
+use super::{bounds, library, LoadError, LoadOptions, LoadedGame};
 use crate::host::cache::Cache;
 use crate::reasoner::interp::Interpreter;
 use crate::reasoner::propnet::Propnet;
 use crate::session::{CodegenError, Session};
+use crate::stages::Cancel;
 
 /// The best reasoner so far. Each has its own state type: a caller that
 /// switches re-roots its search from the current state's fluents
@@ -58,7 +58,7 @@ pub struct Prepared {
 struct Shared {
     state: Mutex<(Reasoner, Status)>,
     changed: Condvar,
-    cancel: Arc<AtomicBool>,
+    cancel: Cancel,
 }
 
 impl Shared {
@@ -79,10 +79,10 @@ impl Shared {
 /// swapped in when ready), emits it and builds it with cargo (niced, one
 /// job: [`super::Toolchain`]), and swaps in the loaded library.
 ///
-/// `deadline` bounds the background work; it and [`Prepared::cancel`] stop
-/// the build at once, and the compiler's stages between them (the latency
-/// issue's stage API will bound each). A game that stays interpreted says
-/// why in [`Status::Stays`].
+/// `deadline` (or the options' deadline, if earlier) bounds the background
+/// work; it and [`Prepared::cancel`] (or the options' cancel token) stop
+/// grounding, planning and printing at their next safe point, and cargo at
+/// once. A game that stays interpreted says why in [`Status::Stays`].
 pub fn prepare(
     name: &str,
     rules: &[u8],
@@ -93,11 +93,7 @@ pub fn prepare(
     let session = Session::new(name, rules, codegen.clone());
     let interpreter = Interpreter::new(&session.valid()?.program)
         .map_err(|e| CodegenError::Io(format!("{name}: {e}")))?;
-    let cancel = options
-        .toolchain
-        .cancel
-        .clone()
-        .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+    let cancel = options.cancel.clone().unwrap_or_default();
     let shared = Arc::new(Shared {
         state: Mutex::new((
             Reasoner::Interpreter(Arc::new(interpreter)),
@@ -107,18 +103,13 @@ pub fn prepare(
         cancel: cancel.clone(),
     });
     let mut options = options.clone();
-    options.toolchain.cancel = Some(cancel);
-    options.toolchain.deadline = Some(
-        options
-            .toolchain
-            .deadline
-            .map_or(deadline, |d| d.min(deadline)),
-    );
+    options.cancel = Some(cancel);
+    options.deadline = Some(options.deadline.map_or(deadline, |d| d.min(deadline)));
     let rules = rules.to_vec();
     let worker = {
         let shared = shared.clone();
         std::thread::spawn(move || {
-            let outcome = compile(&session, &rules, &options, &shared);
+            let outcome = bounds::within(&options, || compile(&session, &rules, &options, &shared));
             match outcome {
                 Ok(game) => shared.set(Some(Reasoner::Compiled(game)), Status::Compiled),
                 Err(e) => shared.set(None, Status::Stays(e.to_string())),
@@ -131,7 +122,8 @@ pub fn prepare(
     })
 }
 
-/// The background work: the cached library, else propnet, code, build.
+/// The background work: the cached library, else propnet, code, build;
+/// run under the load's bounds (each step stops at its next safe point).
 fn compile(
     session: &Session,
     rules: &[u8],
@@ -145,15 +137,11 @@ fn compile(
         return Ok(game);
     }
     if !entry.is_built() {
-        let stop = || options.toolchain.stop().map_or(Ok(()), Err);
-        stop()?;
         if let Ok(gp) = session.ground() {
             let propnet = Propnet::new(gp);
             shared.set(Some(Reasoner::Propnet(Arc::new(propnet))), Status::Working);
         }
-        stop()?;
         let code = session.code()?;
-        stop()?;
         cdylib::build(&cache, &entry, &code, &options.toolchain)?;
     }
     library::open(&entry, crate::store::build_id())
@@ -187,9 +175,10 @@ impl Prepared {
         state.1.clone()
     }
 
-    /// Stops the background work (a running build at once).
+    /// Stops the background work: cargo at once, the compiler's stages at
+    /// their next safe point.
     pub fn cancel(&self) {
-        self.shared.cancel.store(true, Ordering::Relaxed);
+        self.shared.cancel.cancel();
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, (Reasoner, Status)> {
@@ -199,9 +188,8 @@ impl Prepared {
 
 impl Drop for Prepared {
     /// Cancels the work without waiting for it: a running build is stopped
-    /// within milliseconds by the worker; a stage of the compiler that
-    /// cannot be interrupted yet (grounding, emitting) runs to its end in
-    /// the detached worker, which then stops.
+    /// within milliseconds by the worker, a stage of the compiler at its
+    /// next safe point, and the detached worker then ends.
     fn drop(&mut self) {
         self.cancel();
         drop(self.worker.take());

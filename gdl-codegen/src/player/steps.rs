@@ -1,0 +1,227 @@
+//! The steps before a search, each bounded by the time left: switching to
+//! a better engine that arrived (replaying the match on it) and adopting
+//! the reported joint move (re-rooting the trees and compacting them).
+//!
+//! Each step's duration is estimated from its size and the rate measured
+//! the last times it ran, and checked before it starts: a step may take at
+//! most half the time left before the search must stop, so that the search
+//! keeps the rest. A switch that does not fit is deferred (the engine is
+//! kept, and the next turn asks again); a compaction that does not fit is
+//! skipped: the trees restart at the new state (their old nodes freed on
+//! another thread). Adopting the move itself is never skipped (the state
+//! must follow the match). Each skip or deferral is a log line.
+
+use std::sync::mpsc::Receiver;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::engine::Engine;
+use super::log::MatchLog;
+
+/// The first guess of one replayed move (an interpreter's step, generous).
+const FIRST_PER_MOVE: Duration = Duration::from_millis(1);
+
+/// The first guess of compacting one node (moving it and its table entry).
+const FIRST_PER_NODE: Duration = Duration::from_nanos(200);
+
+/// The steps' measured rates, and an engine whose switch was deferred.
+pub struct Steps {
+    per_move: Duration,
+    per_node: Duration,
+    pending: Option<Box<dyn Engine>>,
+}
+
+impl Default for Steps {
+    fn default() -> Self {
+        Steps::new()
+    }
+}
+
+/// Whether a step estimated at `estimate` fits before `stop_at`: at most
+/// half the time left, the other half kept for the search.
+pub fn fits(estimate: Duration, stop_at: Instant) -> bool {
+    estimate * 2 <= stop_at.saturating_duration_since(Instant::now())
+}
+
+/// A rate after a measurement: a slower one at once, a faster one halfway
+/// (one fast run does not make the next estimate optimistic).
+fn update(rate: Duration, measured: Duration) -> Duration {
+    if measured > rate {
+        measured
+    } else {
+        (rate + measured) / 2
+    }
+}
+
+impl Steps {
+    /// No measurement yet, no engine waiting.
+    pub fn new() -> Steps {
+        Steps {
+            per_move: FIRST_PER_MOVE,
+            per_node: FIRST_PER_NODE,
+            pending: None,
+        }
+    }
+
+    /// Switches `engine` to the newest engine that arrived on `later` (or
+    /// the one deferred before), replaying `history` on it, if that fits
+    /// before `stop_at`; else keeps it for a later turn.
+    pub fn switch(
+        &mut self,
+        engine: &mut Box<dyn Engine>,
+        later: Option<&Receiver<Box<dyn Engine>>>,
+        history: &[Vec<String>],
+        stop_at: Instant,
+        log: &Mutex<MatchLog>,
+    ) {
+        // The newest engine that arrived is the best: the compiled game
+        // comes after the propnet.
+        if let Some(next) = later.and_then(|r| r.try_iter().last()) {
+            self.pending = Some(next);
+        }
+        let Some(next) = self.pending.take() else {
+            return;
+        };
+        let estimate = self.per_move * history.len() as u32;
+        if !fits(estimate, stop_at) {
+            let what = format!(
+                "replaying {} moves on the {}",
+                history.len(),
+                next.reasoner()
+            );
+            lock(log).step("switch", "deferred", &what, estimate, stop_at);
+            self.pending = Some(next);
+            return;
+        }
+        let began = Instant::now();
+        if let Some(next) = replay(next, history, log) {
+            if !history.is_empty() {
+                self.per_move = update(self.per_move, began.elapsed() / history.len() as u32);
+            }
+            let note = format!("switched from {} to {}", engine.reasoner(), next.reasoner());
+            lock(log).note(&note);
+            *engine = next;
+        }
+    }
+
+    /// Plays `joint` on `engine`: the trees re-rooted and compacted if that
+    /// fits before `stop_at`, else restarted at the new state.
+    pub fn adopt(
+        &mut self,
+        engine: &mut dyn Engine,
+        joint: &[String],
+        stop_at: Instant,
+        log: &Mutex<MatchLog>,
+    ) -> Result<(), String> {
+        let nodes = engine.nodes();
+        let estimate = self.per_node * nodes.min(u32::MAX as usize) as u32;
+        if !fits(estimate, stop_at) {
+            let what = format!("compacting {nodes} nodes (the trees restart at the new state)");
+            lock(log).step("compact", "skipped", &what, estimate, stop_at);
+            return engine.restart(joint);
+        }
+        let began = Instant::now();
+        engine.advance(joint)?;
+        if nodes > 0 {
+            self.per_node = update(self.per_node, began.elapsed() / nodes as u32);
+        }
+        Ok(())
+    }
+}
+
+/// `engine` with the match's moves played, or `None` (logged) if one of
+/// them cannot be.
+fn replay(
+    mut engine: Box<dyn Engine>,
+    history: &[Vec<String>],
+    log: &Mutex<MatchLog>,
+) -> Option<Box<dyn Engine>> {
+    for joint in history {
+        if let Err(e) = engine.advance(joint) {
+            let note = format!("{} cannot replay the match: {e}", engine.reasoner());
+            lock(log).note(&note);
+            return None;
+        }
+    }
+    Some(engine)
+}
+
+fn lock(log: &Mutex<MatchLog>) -> std::sync::MutexGuard<'_, MatchLog> {
+    log.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_fits_in_half_the_time_left() {
+        let later = Instant::now() + Duration::from_secs(10);
+        assert!(fits(Duration::from_secs(1), later));
+        assert!(!fits(Duration::from_secs(6), later));
+        assert!(!fits(Duration::from_nanos(1), Instant::now()));
+        assert!(fits(Duration::ZERO, Instant::now()));
+    }
+
+    fn nim(name: &str) -> Box<dyn Engine> {
+        use crate::player::engine::{SearchConfig, UctEngine};
+        let rules = "(role a) (role b) (init (sticks 3)) (init (control a))
+            (succ 0 1) (succ 1 2) (succ 2 3)
+            (<= (legal ?p take) (true (control ?p)))
+            (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+            (<= (next (sticks ?m)) (does ?p take) (true (sticks ?k)) (succ ?m ?k))
+            (<= (next (control b)) (true (control a)))
+            (<= (next (control a)) (true (control b)))
+            (<= terminal (true (sticks 0)))
+            (<= (goal ?p 100) (true (control ?p)) (true (sticks 0)))
+            (<= (goal ?p 0) (role ?p) (not (true (control ?p))))";
+        let fe = crate::front::run_bytes("nim", rules.as_bytes(), &Default::default());
+        let game = crate::reasoner::interp::Interpreter::new(&fe.program).unwrap();
+        let config = SearchConfig {
+            threads: 1,
+            tree_bytes: 1 << 20,
+            seed: 1,
+        };
+        Box::new(UctEngine::new(name, game, config))
+    }
+
+    #[test]
+    fn a_switch_that_does_not_fit_is_deferred_then_done() {
+        let log = Mutex::new(MatchLog::open(None, "steps"));
+        let mut steps = Steps::new();
+        let mut engine = nim("first");
+        let history = vec![vec!["take".to_owned(), "noop".to_owned()]];
+        engine.advance(&history[0]).unwrap();
+        let (send, later) = std::sync::mpsc::channel();
+        send.send(nim("next")).unwrap();
+        steps.switch(&mut engine, Some(&later), &history, Instant::now(), &log);
+        assert_eq!(engine.reasoner(), "first", "no time left: deferred");
+        let plenty = Instant::now() + Duration::from_secs(60);
+        steps.switch(&mut engine, Some(&later), &history, plenty, &log);
+        assert_eq!(engine.reasoner(), "next", "the deferred engine, kept");
+        assert_eq!(engine.best_move(1).as_deref(), Some("take"), "replayed");
+    }
+
+    #[test]
+    fn a_compaction_that_does_not_fit_restarts_the_trees() {
+        let log = Mutex::new(MatchLog::open(None, "steps"));
+        let mut steps = Steps::new();
+        let mut engine = nim("e");
+        let never = std::sync::atomic::AtomicBool::new(false);
+        engine.search(Instant::now() + Duration::from_millis(50), &never);
+        assert!(engine.nodes() > 1);
+        let joint = ["take".to_owned(), "noop".to_owned()];
+        steps
+            .adopt(&mut *engine, &joint, Instant::now(), &log)
+            .unwrap();
+        assert_eq!(engine.nodes(), 1, "a new tree at the new state");
+        assert_eq!(engine.best_move(1).as_deref(), Some("take"), "b to move");
+    }
+
+    #[test]
+    fn rates_follow_slower_runs_at_once_and_faster_ones_halfway() {
+        let ms = Duration::from_millis;
+        assert_eq!(update(ms(2), ms(6)), ms(6));
+        assert_eq!(update(ms(6), ms(2)), ms(4));
+    }
+}

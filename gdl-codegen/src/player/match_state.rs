@@ -263,7 +263,7 @@ impl Player {
         let Some(log) = self.reserve(id, rules, clocks, received, &slot, &stop) else {
             return Reply::text("busy".to_owned());
         };
-        let reserve = lock(&self.margin).reserve();
+        let reserve = lock(&self.margin).reserve_within(clocks.0);
         let stop_at = (received + clocks.0)
             .checked_sub(reserve)
             .unwrap_or(received);
@@ -397,7 +397,7 @@ impl Player {
             m.turn += 1;
             (m.play.clone(), m.log.clone(), m.role, m.play_clock, m.turn)
         };
-        let reserve = lock(&self.margin).reserve();
+        let reserve = lock(&self.margin).reserve_within(clock);
         let mut guard = lock(&slot);
         let Some(play) = guard.as_mut() else {
             return Reply::text(protocol::error_reply("the match was not started"));

@@ -90,6 +90,8 @@ pub struct Tree<S> {
     best_line: Option<(f64, VecDeque<Move>)>,
     /// Mean duration of a simulation, to start none that cannot end in time.
     mean_sim: Duration,
+    /// Nodes the last search added: the room the next one makes first.
+    last_added: usize,
 }
 
 /// Scratch space of one simulation.
@@ -132,6 +134,7 @@ impl<S: Clone + Eq + Hash> Tree<S> {
             rng: Rng::new(seed),
             best_line: None,
             mean_sim: Duration::ZERO,
+            last_added: 0,
         };
         tree.root = tree.add_node(game, state, true);
         tree
@@ -233,6 +236,15 @@ impl<S: Clone + Eq + Hash> Tree<S> {
     ) -> Searched {
         let mut scratch = Scratch::default();
         let mut simulations = 0u64;
+        // Room for as many nodes as the last search added, and half again,
+        // made before the clock is read: the node list and the table
+        // doubling inside a simulation moves and rehashes every node at
+        // once (on connect four, 600 K nodes: a reply 130 ms late under
+        // load, the search having read the clock before that simulation).
+        let room = self.last_added + self.last_added / 2;
+        self.nodes.reserve(room);
+        self.table.reserve(room);
+        let before = self.nodes.len();
         let started = Instant::now();
         loop {
             let now = Instant::now();
@@ -253,6 +265,7 @@ impl<S: Clone + Eq + Hash> Tree<S> {
                 .mean_sim
                 .max(started.elapsed() / (simulations as u32).max(1));
         }
+        self.last_added = self.nodes.len().saturating_sub(before);
         Searched {
             simulations,
             nodes: self.nodes.len(),
@@ -421,7 +434,11 @@ impl<S: Clone + Eq + Hash> Tree<S> {
                 self.root = id;
                 self.compact();
             }
-            None => *self = Tree::new(game, next, self.max_bytes, self.rng.next_u64()),
+            None => {
+                let added = self.last_added;
+                *self = Tree::new(game, next, self.max_bytes, self.rng.next_u64());
+                self.last_added = added;
+            }
         }
     }
 
@@ -434,7 +451,8 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         S: Send + 'static,
     {
         let next = game.next_state_unchecked(self.root_state(), joint);
-        let fresh = Tree::new(game, next, self.max_bytes, self.rng.next_u64());
+        let mut fresh = Tree::new(game, next, self.max_bytes, self.rng.next_u64());
+        fresh.last_added = self.last_added;
         let old = std::mem::replace(self, fresh);
         std::thread::spawn(move || drop(old));
     }

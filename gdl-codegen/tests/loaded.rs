@@ -10,6 +10,7 @@
 mod common;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -141,14 +142,49 @@ fn a_game_that_compiles_only_lifted_plays_the_interpreters_matches() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/lifted_deferred.kif"
     );
-    let bytes = std::fs::read(rel).unwrap();
-    let session = gdl_codegen::Session::new(rel, &bytes, Default::default());
-    assert_eq!(session.backend().unwrap().0, gdl_codegen::Backend::Lifted);
-    let game = loaded::load(rel, &bytes, &options()).unwrap();
+    // A comment new on every run: a key not yet in the shared cache, so
+    // that the library is built here.
+    let mut bytes = std::fs::read(rel).unwrap();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    bytes.extend(format!("\n; built afresh: {:?}\n", now.unwrap()).bytes());
+    // The session that chose the back end builds the game: `auto` grounds
+    // once, and the library is the one `load` finds under its key.
+    let grounds = Arc::new(Grounds::default());
+    let tracker = Tracker::new().observe(grounds.clone());
+    let compile = loaded::compile_options(rel, &Default::default());
+    let session = gdl_codegen::Session::new(rel, &bytes, compile);
+    let backend = tracker.enter(|| session.backend()).unwrap().0;
+    assert_eq!(backend, gdl_codegen::Backend::Lifted);
+    let game = tracker
+        .enter(|| loaded::load_session(&session, &options()))
+        .unwrap();
+    assert_eq!(
+        grounds.0.load(Ordering::Relaxed),
+        1,
+        "one grounding attempt"
+    );
+    let again = loaded::load(rel, &bytes, &options()).unwrap();
+    assert_eq!(game.key(), again.key());
     let fe = front::run_bytes(rel, &bytes, &Options::default());
     let interp = Interpreter::new(&fe.program).unwrap();
     let recorded = trace::record(&interp, 5, 11, 200);
     trace::replay(&game, &recorded).unwrap();
+}
+
+/// Counts the grounding stages started.
+#[derive(Default)]
+struct Grounds(AtomicUsize);
+
+impl Observer for Grounds {
+    fn event(&self, event: &Event) {
+        if let Event::Start {
+            stage: Stage::Ground,
+            ..
+        } = event
+        {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
 }
 
 #[test]

@@ -80,7 +80,7 @@ fn observers_see_every_stage_of_a_ground_compile_in_order() {
 }
 
 #[test]
-fn the_lifted_back_ends_fixpoint_and_samples_are_stages_of_its_plan() {
+fn the_lifted_back_ends_fixpoint_samples_and_joins_are_stages_of_its_plan() {
     let watcher = Arc::new(Watcher::default());
     let tracker = Tracker::new().observe(watcher.clone());
     tracker.enter(|| {
@@ -89,7 +89,13 @@ fn the_lifted_back_ends_fixpoint_and_samples_are_stages_of_its_plan() {
             .expect("compiles")
     });
     let ended = watcher.ended.lock().unwrap().clone();
-    for inner in [Stage::Fixpoint, Stage::Guards, Stage::Sample] {
+    for inner in [
+        Stage::Fixpoint,
+        Stage::Guards,
+        Stage::Sample,
+        Stage::Joins,
+        Stage::Tables,
+    ] {
         assert!(ended.contains(&(inner, 1)), "{inner:?} in {ended:?}");
     }
     assert!(ended.contains(&(Stage::Plan, 0)), "{ended:?}");

@@ -43,6 +43,12 @@ pub enum Stage {
     /// Sampled states: the interpreter plays a seeded match for the lifted
     /// back end's estimates.
     Sample,
+    /// A round of the lifted planner: each function's shape, memo and join
+    /// orders, and the estimates they read (counted from the sampled states
+    /// and probed in them the first time a round asks).
+    Joins,
+    /// The tables the lifted plan scans: access paths, run-time tables.
+    Tables,
     /// Planning: the ground back end's bitnet and layout, or the lifted back
     /// end's facts and join plans.
     Plan,
@@ -56,12 +62,14 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in pipeline order.
-    pub const ALL: [Stage; 9] = [
+    pub const ALL: [Stage; 11] = [
         Stage::Check,
         Stage::Ground,
         Stage::Fixpoint,
         Stage::Guards,
         Stage::Sample,
+        Stage::Joins,
+        Stage::Tables,
         Stage::Plan,
         Stage::Print,
         Stage::Format,
@@ -76,6 +84,8 @@ impl Stage {
             Stage::Fixpoint => "fixpoint",
             Stage::Guards => "guards",
             Stage::Sample => "sample",
+            Stage::Joins => "joins",
+            Stage::Tables => "tables",
             Stage::Plan => "plan",
             Stage::Print => "print",
             Stage::Format => "format",
@@ -91,6 +101,8 @@ impl Stage {
             Stage::Fixpoint => "the relaxed fixpoint (fluents and moves)",
             Stage::Guards => "deriving the guards of recursive relations",
             Stage::Sample => "sampling states",
+            Stage::Joins => "planning join orders",
+            Stage::Tables => "planning the tables the joins scan",
             Stage::Plan => "planning",
             Stage::Print => "printing the module",
             Stage::Format => "formatting the module",

@@ -31,6 +31,7 @@ use super::plan::{
 use super::run_time_tables::{self, OverBudget, RunTimeTable};
 use crate::front::ir::{Keyword, Program};
 use crate::rules::{CRule, Pat};
+use crate::stages::{stage, Stage};
 
 /// Plans the module of `facts`; `legal` says whether `legal`'s query is
 /// printed (its moves are not fixed at compile time).
@@ -38,8 +39,11 @@ pub fn plan(program: &Program, facts: &Facts, legal: bool) -> Result<LiftedPlan,
     let (mut whole, mut once) = (Whole::default(), FxHashSet::default());
     let mut round = 1;
     loop {
-        let mut r = Round::new(program, facts, whole.clone(), once.clone());
-        let (queries, items) = r.plan(program, legal);
+        let (mut r, queries, items) = stage(Stage::Joins, || {
+            let mut r = Round::new(program, facts, whole.clone(), once.clone());
+            let (queries, items) = r.plan(program, legal);
+            (r, queries, items)
+        });
         // Whole lists only accumulate: a function reading a list calls the
         // relation with nothing bound, so the next graph no longer shows
         // the bound call that made it read the list, and the facts of the
@@ -62,10 +66,12 @@ pub fn plan(program: &Program, facts: &Facts, legal: bool) -> Result<LiftedPlan,
                 rels: r.reg.rels.clone(),
                 tables: Default::default(),
             };
-            super::access::plan_tables(&mut plan, facts);
-            let built = r.run_time_tables(&plan)?;
-            super::access::add_run_time_tables(&mut plan, built);
-            return Ok(plan);
+            return stage(Stage::Tables, || {
+                super::access::plan_tables(&mut plan, facts);
+                let built = r.run_time_tables(&plan)?;
+                super::access::add_run_time_tables(&mut plan, built);
+                Ok(plan)
+            });
         }
         (whole, once, round) = (next_whole, next_once, round + 1);
     }

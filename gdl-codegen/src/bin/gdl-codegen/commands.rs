@@ -178,9 +178,12 @@ impl Loaded {
     }
 
     fn watched(path: &str, fe: Frontend, run: &RunArgs, watch: Watch) -> Loaded {
-        let options = run
+        // The loader's own options, so that it reuses this session's
+        // choices when it builds the compiled game (`load_session`).
+        let asked = run
             .budget
             .options(&run.read, path, Some("CompiledGame"), "::gdl_runtime");
+        let options = loaded::compile_options(path, &asked);
         Loaded {
             path: path.to_owned(),
             session: Session::from_frontend(fe, options),
@@ -298,7 +301,9 @@ impl Loaded {
             ..LoadOptions::default()
         };
         let rules = self.session.frontend().source.text.as_bytes();
-        let load = || loaded::load(&self.path, rules, &options);
+        // The session builds the code: `auto` has chosen its back end
+        // already (to say which), and must not ground again.
+        let load = || loaded::load_session(&self.session, &options);
         let game = if loaded::is_cached(&self.path, rules, &options) {
             load()
         } else {

@@ -51,7 +51,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::session::{Caller, CodegenError, CodegenOptions};
+use crate::session::{Caller, CodegenError, CodegenOptions, Session};
 use crate::stages::Cancel;
 use crate::store::StoreError;
 
@@ -142,6 +142,48 @@ impl From<StoreError> for LoadError {
 /// grounded nor emitted again. The options' cancel token and deadline bound
 /// every step (see [`LoadOptions::cancel`]).
 pub fn load(name: &str, rules: &[u8], options: &LoadOptions) -> Result<LoadedGame, LoadError> {
+    load_with(name, rules, options, |codegen| {
+        Session::new(name, rules, codegen).code()
+    })
+}
+
+/// [`load`] for the game `session` has read (its name is its source name,
+/// its rules its source text): when the library must be built and the
+/// session's options are those [`load`] compiles with ([`compile_options`]
+/// of `options.codegen`), the session generates the code, so that what it
+/// has already done is not done again: `auto`'s choice of back end and the
+/// grounding attempt behind it (chess: 1.5 s), the ground program. The key
+/// is [`load`]'s (the rules and the options asked for, never the back end
+/// `auto` chose), so either function finds what the other built. With
+/// other options, a session of its own generates the code, as in [`load`].
+pub fn load_session(session: &Session, options: &LoadOptions) -> Result<LoadedGame, LoadError> {
+    let name = &session.options().emit.source_name;
+    let rules = session.frontend().source.text.as_bytes();
+    load_with(name, rules, options, |codegen| {
+        let key = crate::store::options_key;
+        if key(&codegen) == key(session.options()) {
+            session.code()
+        } else {
+            Session::new(name, rules, codegen).code()
+        }
+    })
+}
+
+/// The options [`load`] compiles `name` with, given the options asked for
+/// (its own type name; `name` as the source name): a [`Session`] made with
+/// them generates code [`load_session`] reuses.
+pub fn compile_options(name: &str, options: &CodegenOptions) -> CodegenOptions {
+    cdylib::codegen_options(name, options)
+}
+
+/// [`load`], with `code` generating the module from the options the
+/// library is keyed by when it is not built yet.
+fn load_with(
+    name: &str,
+    rules: &[u8],
+    options: &LoadOptions,
+    code: impl FnOnce(CodegenOptions) -> Result<String, CodegenError>,
+) -> Result<LoadedGame, LoadError> {
     library::supported()?;
     let cache = crate::host::cache::Cache::locate(options.cache_dir.as_deref())?;
     let codegen = cdylib::codegen_options(name, &options.codegen);
@@ -151,7 +193,7 @@ pub fn load(name: &str, rules: &[u8], options: &LoadOptions) -> Result<LoadedGam
     }
     bounds::within(options, || {
         if !entry.is_built() {
-            let code = crate::session::Session::new(name, rules, codegen).code()?;
+            let code = code(codegen)?;
             cdylib::build(&cache, &entry, &code, &options.toolchain)?;
         }
         library::open(&entry, crate::store::build_id())

@@ -13,7 +13,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use gdl_runtime::{Game, Goal, Move, Rng};
+use gdl_runtime::{run_playouts_from, Budget, Game, Goal, Move, Rng};
 use rustc_hash::{FxHashMap, FxHasher};
 
 /// The exploration constant of UCB1 on rewards in 0..=1. GGP players settle
@@ -377,6 +377,17 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         s: &mut Scratch,
     ) -> Box<[f64]> {
         let roles = game.num_roles();
+        if roles > 1 {
+            // The runtime's driver plays it: a game with a faster way runs
+            // it itself (a loaded game inside its library, one call across
+            // the boundary instead of three a step; a compiled one with its
+            // own scratch). Puzzles play it here, to keep the line.
+            let seed = self.rng.next_u64();
+            let stats = run_playouts_from(game, &state, Budget::Playouts(1), seed, MAX_STEPS);
+            return (0..roles)
+                .map(|r| stats.average_goal(r).map_or(0.0, |g| g.min(100.0) / 100.0))
+                .collect();
+        }
         for _ in 0..MAX_STEPS {
             if game.is_terminal(&state) {
                 break;

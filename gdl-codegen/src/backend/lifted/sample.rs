@@ -302,9 +302,9 @@ fn distinct_by_slices(tuples: &[Vec<u32>], columns: &[usize]) -> usize {
     order.len().max(1)
 }
 
-/// Most columns of a projection [`distinct`] packs into one `u128`: four
-/// ids of 32 bits.
-const PACKED_COLUMNS: usize = 4;
+/// Most columns of a projection [`distinct`] packs into one `u128`: as
+/// many ids of 32 bits as it holds (a representation, not a threshold).
+const PACKED_COLUMNS: usize = (u128::BITS / u32::BITS) as usize;
 
 /// The values of `t` in `columns` (ascending; those past its end left out).
 fn projection<'a>(columns: &'a [usize], t: &'a [u32]) -> impl Iterator<Item = u32> + 'a {

@@ -308,8 +308,8 @@ fn the_interpreter_plays_until_the_propnet_is_ready() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("player_protocol_switch");
     let _ = std::fs::remove_dir_all(&dir);
     let addr = server(Duration::from_secs(5), Some(&dir));
-    // 0.3 s is under the first margin (0.4 s): START replies at once.
-    let start_msg = format!("(START sw xplayer {} 0.3 1)", tictactoe());
+    // 0.1 s is under the margin's floor (0.15 s): START replies at once.
+    let start_msg = format!("(START sw xplayer {} 0.1 1)", tictactoe());
     assert_eq!(post(addr, &start_msg), "ready");
     let first = post(addr, "(PLAY sw NIL)");
     cell(&first);

@@ -285,6 +285,19 @@ impl Player {
             history: Vec::new(),
             steps: Steps::new(),
         });
+        // An engine that arrived meanwhile (the compiled game found in the
+        // cache, or built since PREVIEW) searches what is left of the start
+        // clock: with no move played yet, switching costs nothing, and the
+        // PLAY that would switch otherwise drops the start clock's tree.
+        if Instant::now() < stop_at {
+            play.steps.switch(
+                &mut play.engine,
+                play.later.as_ref(),
+                &play.history,
+                stop_at,
+                &log,
+            );
+        }
         let timing = (received, clocks.0, reserve);
         let turn = search_turn(play, role_index, 0, Some("ready"), timing, &stop, &log);
         Reply {

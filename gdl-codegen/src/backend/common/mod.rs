@@ -365,21 +365,9 @@ pub struct Queries<'a> {
     pub methods: TokenStream,
 }
 
-/// The `Game` and `Scratched` impls, and the per-thread scratch that the
-/// `Game` methods use: the back end's `queries` answer with a scratch the
-/// caller holds (`Scratched`: a batch of playouts, a loaded game's
-/// position); the `Game` methods with the thread's. The rest read the
-/// string tables. `nw` is the state's length in words.
-pub fn game_impl(
-    rt: &syn::Path,
-    game: &Ident,
-    state: &Ident,
-    nw: usize,
-    num_roles: usize,
-    queries: Queries,
-) -> TokenStream {
-    let nr = lit_usize(num_roles);
-    let nw = lit_usize(nw);
+/// The `Scratched` impl of `game` with the back end's `queries`, and the
+/// per-thread scratch (`with_scratch`) that the `Game` methods use.
+fn scratched_impl(rt: &syn::Path, game: &Ident, queries: Queries) -> TokenStream {
     let Queries {
         scratch,
         const_new,
@@ -412,6 +400,27 @@ pub fn game_impl(
 
             #methods
         }
+    }
+}
+
+/// The `Game` and `Scratched` impls, and the per-thread scratch that the
+/// `Game` methods use: the back end's `queries` answer with a scratch the
+/// caller holds (`Scratched`: a batch of playouts, a loaded game's
+/// position); the `Game` methods with the thread's. The rest read the
+/// string tables. `nw` is the state's length in words.
+pub fn game_impl(
+    rt: &syn::Path,
+    game: &Ident,
+    state: &Ident,
+    nw: usize,
+    num_roles: usize,
+    queries: Queries,
+) -> TokenStream {
+    let nr = lit_usize(num_roles);
+    let nw = lit_usize(nw);
+    let scratched = scratched_impl(rt, game, queries);
+    quote! {
+        #scratched
 
         // The per-ply queries are `#[inline]`: the drivers that call them
         // (playouts, perft, search) are generic, instantiated in another

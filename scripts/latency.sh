@@ -9,7 +9,7 @@
 # Prints (and appends to $GDL_LATENCY_RESULTS, skipping games already there,
 # so a sweep can span sittings) one TSV line per game:
 #   game backend emit_s build_s total_s playouts_per_s status
-# emit_s: every stage before the build (check, grounding, planning, printing,
+# emit_s: every stage but cargo (check, grounding, planning, printing,
 # formatting); build_s: cargo; total_s: the table's total, from the command's
 # start to the built binary. status: ok, invalid (check rejects it), timeout,
 # failed (exit status). Then the median, p90 and max of total_s over the ok
@@ -40,6 +40,13 @@ trap 'rm -rf "$cache"' EXIT
 [ -f "$results" ] || printf 'game\tbackend\temit_s\tbuild_s\ttotal_s\tplayouts_per_s\tstatus\n' >"$results"
 # The seconds of a top-level stage in a --timings table (0 when absent).
 stage() { awk -v s="$2" '$1 == s && $0 !~ /^ / { t += $2 } END { printf "%.2f", t + 0 }' "$1"; }
+# The seconds of cargo alone: the top-level build stage less the stages it
+# runs first (the planning, printing and formatting of a compile that reuses
+# auto's session), which are the emit's.
+cargo_of() {
+    awk '/^[a-z]/ { top = $1 } top == "build" && /^build / { b = $2 }
+         top == "build" && /^  [a-z]/ { c += $2 } END { printf "%.2f", b - c }' "$1"
+}
 totals=()
 while IFS= read -r game; do
     if [ $# -gt 0 ]; then
@@ -62,7 +69,7 @@ while IFS= read -r game; do
         # Only the lifted back end samples states.
         chosen=ground
         grep -q '^ *sample ' "$cache/err" && chosen=lifted
-        build=$(stage "$cache/err" build)
+        build=$(cargo_of "$cache/err")
         total=$(stage "$cache/err" total)
         emit=$(echo "$total - $build" | bc)
         speed=$(grep -o '"playouts_per_sec":[0-9.]*' "$cache/out" | cut -d: -f2)

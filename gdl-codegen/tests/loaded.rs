@@ -290,14 +290,15 @@ impl Observer for CancelAt {
 }
 
 /// The emit of a big game stops at its next safe point when the load is
-/// cancelled: chess, compiled lifted, cancelled as its states are sampled
-/// (seconds of work between the planner's other safe points). The
-/// enclosing tracker only watches: the load's own token cancels it.
+/// cancelled: chess, compiled lifted, cancelled as its relaxed fixpoint
+/// starts, while its states are sampled on a thread beside it (seconds of
+/// work each, which the cancel must cut short). The enclosing tracker only
+/// watches: the load's own token cancels it.
 #[test]
 fn a_load_cancelled_during_the_emit_of_chess_stops_soon() {
     let rules = std::fs::read(common::games().join("ggp-repository-base/chess.kif")).unwrap();
     let cancel = Cancel::new();
-    let watch = Arc::new(CancelAt(Stage::Sample, cancel.clone(), Mutex::new(None)));
+    let watch = Arc::new(CancelAt(Stage::Fixpoint, cancel.clone(), Mutex::new(None)));
     let mut options = LoadOptions {
         cancel: Some(cancel),
         ..options()
@@ -309,7 +310,7 @@ fn a_load_cancelled_during_the_emit_of_chess_stops_soon() {
         .unwrap_err();
     let returned = Instant::now();
     assert!(matches!(err, LoadError::Cancelled), "{err}");
-    let cancelled = watch.2.lock().unwrap().expect("sampling started");
+    let cancelled = watch.2.lock().unwrap().expect("the fixpoint started");
     // Generous (sampling chess alone takes seconds): liveness, not speed.
     let after = returned - cancelled;
     assert!(

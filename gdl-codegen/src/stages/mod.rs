@@ -13,8 +13,10 @@
 //! timing are deep inside the back ends (the relaxed fixpoint and the
 //! sampled states inside the lifted back end's facts); a context passed
 //! through every signature would change every stage for the sake of
-//! watching it. The compile runs on one thread (the interpreter that samples
-//! states runs on a thread of its own, inside one stage).
+//! watching it. The compile runs on one thread; the one exception, the
+//! lifted back end's sampled states, are played on a thread of their own
+//! beside the relaxed fixpoint: the compiling thread tells it to stop when
+//! it is interrupted, and [`Stage::Sample`] times its wait for them.
 //!
 //! Observers: [`Timings`] (the `--timings` table), the CLI's progress bars,
 //! and whatever a caller implements ([`Observer`]).
@@ -41,7 +43,8 @@ pub enum Stage {
     /// recursive relations, each derived by a relaxed fixpoint of its own.
     Guards,
     /// Sampled states: the interpreter plays a seeded match for the lifted
-    /// back end's estimates.
+    /// back end's estimates, beside the relaxed fixpoint; the stage is the
+    /// wait for it after the guards.
     Sample,
     /// A round of the lifted planner: each function's shape, memo and join
     /// orders, and the estimates they read (counted from the sampled states

@@ -14,6 +14,7 @@
 
 use super::cost::{CALL_PROBES, CALL_WORK, MATCH_STEPS, PROBE_WORK, SEED, STATES};
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use gdl_runtime::rng::Rng;
 use gdl_runtime::{Game, Move};
@@ -61,12 +62,15 @@ struct Probes {
 }
 
 /// Samples `program`'s relations marked in `dynamic`; none when the
-/// interpreter cannot play the game within the probes' budget.
-pub fn sample(program: &Program, dynamic: &[bool]) -> Samples {
+/// interpreter cannot play the game within the probes' budget, or when
+/// `stop` is set (or the compile on this thread is stopped) before the
+/// end.
+pub fn sample(program: &Program, dynamic: &[bool], stop: &AtomicBool) -> Samples {
+    let stopped = || stop.load(Ordering::Relaxed) || crate::stages::interrupted().is_some();
     let Ok(interp) = Interpreter::with_budget(program, PROBE_BUDGET) else {
         return Samples::default();
     };
-    let visited = random_match(&interp);
+    let visited = random_match(&interp, &stopped);
     let n = STATES.min(visited.len());
     if n == 0 {
         // Not one state within the budget (a first state with 10^8 legal
@@ -114,17 +118,16 @@ pub fn sample(program: &Program, dynamic: &[bool]) -> Samples {
     }
 }
 
-/// Whether the compile was stopped from outside (cancelled, or out of its
-/// time: see [`crate::stages`]). Sampling then ends early: its estimates
-/// are never used, since the compile fails at the next stage, and sampling
-/// chess takes seconds that a cancelled compile must not wait for.
-fn stopped() -> bool {
-    crate::stages::interrupted().is_some()
-}
-
 /// The non-terminal states of a random match from the initial state (at
-/// most [`MATCH_STEPS`]), each with the joint move played from it.
-fn random_match(interp: &Interpreter) -> Vec<(State, Vec<Move>)> {
+/// most [`MATCH_STEPS`]), each with the joint move played from it; fewer
+/// once `stopped`.
+///
+/// `stopped` says whether the compile was stopped from outside (cancelled,
+/// or out of its time: see [`crate::stages`]). Sampling then ends early:
+/// its estimates are never used, since the compile fails at the next stage,
+/// and sampling chess takes seconds that a cancelled compile must not wait
+/// for.
+fn random_match(interp: &Interpreter, stopped: &dyn Fn() -> bool) -> Vec<(State, Vec<Move>)> {
     let mut rng = Rng::new(SEED);
     let mut state = interp.initial_state();
     let mut visited = Vec::new();
@@ -330,7 +333,7 @@ mod tests {
     fn samples_of(text: &str) -> (Program, Samples) {
         let program = checked_program(text);
         let dynamic = crate::ground::domains::dynamic_relations(&program);
-        let samples = sample(&program, &dynamic);
+        let samples = sample(&program, &dynamic, &AtomicBool::new(false));
         (program, samples)
     }
 

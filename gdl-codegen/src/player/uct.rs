@@ -435,7 +435,10 @@ impl<S: Clone + Eq + Hash> Tree<S> {
 
     /// Moves the root to the state after `joint`, keeping the subtree below
     /// it and dropping the rest.
-    pub fn advance<G: Game<State = S>>(&mut self, game: &G, joint: &[Move]) {
+    pub fn advance<G: Game<State = S>>(&mut self, game: &G, joint: &[Move])
+    where
+        S: Send + 'static,
+    {
         let root = &self.nodes[self.root as usize];
         let next = game.next_state_unchecked(&root.state, joint);
         let child = self.node_for(game, &next);
@@ -482,7 +485,15 @@ impl<S: Clone + Eq + Hash> Tree<S> {
     }
 
     /// Keeps only the nodes reachable from the root, renumbered.
-    fn compact(&mut self) {
+    ///
+    /// The nodes left behind (most of the tree, after a few turns) are
+    /// freed on a thread of their own, as [`Tree::restart`] frees a whole
+    /// tree: each holds several allocations, whose freeing the turn need
+    /// not wait for.
+    fn compact(&mut self)
+    where
+        S: Send + 'static,
+    {
         let mut old: Vec<Option<Node<S>>> = std::mem::take(&mut self.nodes)
             .into_iter()
             .map(Some)
@@ -502,6 +513,8 @@ impl<S: Clone + Eq + Hash> Tree<S> {
             i += 1;
         }
         self.table.clear();
+        self.table.reserve(order.len());
+        self.nodes.reserve(order.len());
         self.bytes = 0;
         for &id in &order {
             let Some(mut node) = old[id as usize].take() else {
@@ -518,5 +531,8 @@ impl<S: Clone + Eq + Hash> Tree<S> {
             self.nodes.push(node);
         }
         self.root = 0;
+        if order.len() < old.len() {
+            std::thread::spawn(move || drop(old));
+        }
     }
 }

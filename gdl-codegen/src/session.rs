@@ -37,9 +37,19 @@ pub struct CodegenOptions {
 /// atoms) and join steps, and this much time. The counts make the choice
 /// the same on every machine for all but extreme games; the deadline only
 /// stops games whose grounding is slow without counting (the join steps
-/// run at about 20 M/s here, so 60 M is about 3 s). Ground programs of
-/// millions of rules are also those rustc takes minutes to build.
-pub const AUTO_MAX_RULES: usize = 2_000_000;
+/// run at about 20 M/s here, so 60 M is about 3 s).
+///
+/// A million rules, since the ground code of a program that large runs
+/// slower than the lifted code, and builds slower: every corpus game
+/// between one and two million ground rules (four, each in one
+/// `scripts/latency.sh` run of both back ends, playouts/s and seconds
+/// from rules to built game) ran 36-128x faster lifted: FRED 57 against
+/// 7 353 (33.4 s against 8.3 s), EMERSON 156 against 13 842, GHANA 950
+/// against 59 678, COTEDIVOIRE 1 872 against 67 896. Below it either may
+/// be the faster (`scripts/corpus-results-{ground,lifted}.tsv`: at 0.47 M
+/// rules cylinder-checkers runs 2.6x faster ground, its mustjump variant
+/// 2.4x faster lifted; bandl10, 0.59 M, 2.9x faster ground).
+pub const AUTO_MAX_RULES: usize = 1_000_000;
 /// See [`AUTO_MAX_RULES`].
 pub const AUTO_MAX_WORK: u64 = 60_000_000;
 /// See [`AUTO_MAX_RULES`].

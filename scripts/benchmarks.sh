@@ -42,7 +42,7 @@ function base(path) { sub(/.*\//, "", path); sub(/\.kif$|\.lisp$/, "", path); re
 
 # What made each results file, in the order of the sections.
 known=(corpus-results.tsv corpus-results-ground.tsv corpus-results-lifted.tsv
-       lifted-corpus.tsv lifted-bench.tsv)
+       lifted-corpus.tsv lifted-bench.tsv latency-auto.tsv latency-lifted.tsv)
 
 command_of() {
     case $1 in
@@ -53,6 +53,8 @@ command_of() {
         echo 'GDL_CORPUS_BACKEND=lifted GDL_CORPUS_RESULTS=scripts/corpus-results-lifted.tsv scripts/compiled-corpus.sh' ;;
     lifted-corpus.tsv) echo 'scripts/lifted-corpus.sh > scripts/lifted-corpus.tsv' ;;
     lifted-bench.tsv) echo 'scripts/lifted-bench.sh > scripts/lifted-bench.tsv' ;;
+    latency-auto.tsv) echo 'scripts/latency.sh' ;;
+    latency-lifted.tsv) echo 'GDL_LATENCY_BACKEND=lifted scripts/latency.sh' ;;
     *) echo '' ;;
     esac
 }
@@ -78,6 +80,12 @@ about_of() {
              "reasoner, default 5): the six benchmark games, which ground, and the games only the" \
              "lifted back end compiles (the \`ok\` lines of lifted-corpus.tsv). Ratios are of" \
              "playouts per second." ;;
+    latency-*.tsv)
+        echo "The time from rules to a built game, per valid corpus game, with \`gdl-runtime\` already" \
+             "built (as a player's machine has it): \`emit_s\` every stage but cargo (check, grounding," \
+             "planning, printing, formatting), \`build_s\` cargo, \`total_s\` both, from the" \
+             "\`--timings\` table of \`gdl-codegen bench --reasoner compiled\`; then one second of" \
+             "seeded playouts. Games already in the file are skipped, so a sweep may span sittings." ;;
     *) echo "A results file this script does not know: add its command to scripts/benchmarks.sh." ;;
     esac
 }
@@ -122,6 +130,16 @@ summary() {
                 if (g == "" && m > 0) g = sprintf("%.1f", exp(lsum / m))
                 printf "%d\t%sx\t%s\t%s (%sx)\n", n, g, (chess == "" ? "-" : chess), base(ming), mins
             }' ;;
+    latency-*.tsv)
+        # games; ok; median, p90, max of total_s; slowest game
+        awk -F'\t' "$lib"'
+            /^#/ || $1 == "game" || NF < 7 { next }
+            { n++; if ($7 != "ok") next; t[++k] = $5 + 0; if ($5 + 0 > big) { big = $5 + 0; bigg = $1 } }
+            END {
+                for (i = 2; i <= k; i++) { x = t[i]; for (j = i - 1; j >= 1 && t[j] > x; j--) t[j + 1] = t[j]; t[j + 1] = x }
+                p = int(k * 0.9 + 0.999); if (p > k) p = k
+                printf "%d\t%d\tmedian %.1f s, p90 %.1f s, max %.1f s\t%s\n", n, k, t[int((k + 1) / 2)], t[p], big, base(bigg)
+            }' ;;
     *) awk -F'\t' '/^#/ || NF < 2 { next } { n++ } END { printf "%d\n", n - 1 }' ;;
     esac
 }
@@ -131,6 +149,7 @@ summary_header() {
     corpus-results*.tsv) echo "games|verdicts|Ok by back end|largest batch build" ;;
     lifted-corpus.tsv) echo "games|ok|emit|build and 10 playouts" ;;
     lifted-bench.tsv) echo "games|lifted/interpreter (geometric mean)|chess.kif, lifted|weakest game" ;;
+    latency-*.tsv) echo "games|ok|rules to built game|slowest" ;;
     *) echo "lines" ;;
     esac
 }
@@ -143,6 +162,7 @@ table() {
     corpus-results*.tsv) humanize=" 3 7 " ;;
     lifted-corpus.tsv) humanize=" 4 6 " ;;
     lifted-bench.tsv) humanize=" 2 3 4 5 " ;;
+    latency-*.tsv) humanize=" 6 " ;;
     *) humanize=" " ;;
     esac
     awk -F'\t' -v humanize="$humanize" "$lib"'
@@ -243,6 +263,14 @@ current() {
             printf "| games that do not ground, through `auto` | %d of %d compile; emit %s, build and 10 playouts %s | `%s` |\n", $2, $1, $3, $4, cmd
         }'
     fi
+    for f in latency-auto.tsv latency-lifted.tsv; do
+        [ -f "scripts/$f" ] || continue
+        local b="\`auto\`"
+        [ $f = latency-lifted.tsv ] && b="lifted back end forced"
+        summary "$f" <"scripts/$f" | awk -F'\t' -v b="$b" -v cmd="$(command_of "$f")" '{
+            printf "| rules to built game (gdl-runtime prebuilt), %s | %d games: %s; slowest %s | `%s` |\n", b, $2, $3, $4, cmd
+        }'
+    done
     f=lifted-bench.tsv
     if [ -f "scripts/$f" ]; then
         local cmd

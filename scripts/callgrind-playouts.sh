@@ -24,7 +24,8 @@
 # Usage: scripts/callgrind-playouts.sh BIN [GAMES...]
 #   BIN    a gdl-codegen binary
 #   GAMES  game files (default: the six benchmark games of the corpus)
-# Environment: REASONERS (default "compiled propnet"); CALLGRIND_CACHE, the
+# Environment: REASONERS (default "compiled propnet"); CALLGRIND_BACKEND, the
+# back end of compiled code (default: auto's choice); CALLGRIND_CACHE, the
 # compiled-game cache (default: a fresh temporary directory, removed at the
 # end; a cache kept between runs saves building the games again).
 set -uo pipefail
@@ -41,6 +42,7 @@ if [ $# -eq 0 ]; then
     set -- "$base"/{ticTacToe,connectFour,breakthrough,reversi,englishDraughts,speedChess}.kif
 fi
 reasoners=${REASONERS:-compiled propnet}
+backend=(--backend "${CALLGRIND_BACKEND:-auto}")
 native_seconds=${CALLGRIND_NATIVE_SECONDS:-0.5}
 
 work=$(mktemp -d)
@@ -86,7 +88,7 @@ for game in "$@"; do
     for r in $reasoners; do
         probe=200
         log=$work/$name-$r.native
-        nice "$bin" play "$game" --reasoner "$r" --playouts $probe --seed 1 \
+        nice "$bin" play "$game" --reasoner "$r" "${backend[@]}" --playouts $probe --seed 1 \
             --cache-dir "$cache" >"$log" 2>&1 ||
             { echo "error: $name $r: play failed" >&2; cat "$log" >&2; continue; }
         if [ -z "$counts" ]; then
@@ -98,7 +100,7 @@ for game in "$@"; do
             echo "error: need 1 <= N1 < N2 (got $n1, $n2)" >&2
             exit 2
         fi
-        cmd=("$bin" play "$game" --reasoner "$r" --seed 1 --cache-dir "$cache" --playouts)
+        cmd=("$bin" play "$game" --reasoner "$r" "${backend[@]}" --seed 1 --cache-dir "$cache" --playouts)
         ir1=$(measure "$work/$name-$r.$n1.out" "${cmd[@]}" "$n1") || continue
         ir2=$(measure "$work/$name-$r.$n2.out" "${cmd[@]}" "$n2") || continue
         per=$(awk -v a="$ir1" -v b="$ir2" -v n1="$n1" -v n2="$n2" 'BEGIN { printf "%.0f", (b - a) / (n2 - n1) }')

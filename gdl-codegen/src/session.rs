@@ -63,6 +63,17 @@ pub const AUTO_GROUND_TIME: std::time::Duration = std::time::Duration::from_secs
 /// against 432.
 pub const AUTO_MAX_TABLE_LITERALS: usize = 1_000_000;
 
+/// Most rule-table literals per test of the code with every rule in tables
+/// for `auto` to compile it ground: past it, the ground code is mostly a
+/// loop over its tables, an interpreter of the rules, where the lifted
+/// code stays compiled. In one `scripts/latency.sh` sweep of each back end
+/// (playouts/s), the games with their rules in tables ran, ground against
+/// lifted: at 0.3 to 5.3 literals a test, from 8.1x faster (blokbox_simple,
+/// 742 against 92) to 60x slower (snakeAssemblit, 1 129 against 68 542:
+/// this share does not explain that one); at 106 and 164 (wargame03,
+/// wargame02), 48x and 58x slower.
+pub const AUTO_MAX_TABLE_SHARE: usize = 10;
+
 /// The rule-table threshold of a ground program whose unrolled code would
 /// be over the build budget: every atom with bodies of more than one
 /// literal is read from the rule tables. Othello: 342 K tests unrolled
@@ -377,12 +388,19 @@ impl Session {
         };
         if size.tests > limit && opts.rule_table_threshold.is_none() {
             let tabled = emit::code_size(net, ALL_IN_TABLES);
-            if tabled.tests <= limit && tabled.table_literals <= AUTO_MAX_TABLE_LITERALS {
+            let in_tables = format!(
+                "{over}; with its rules in tables, {} tests and {} table literals",
+                tabled.tests, tabled.table_literals
+            );
+            let fits = tabled.tests <= limit && tabled.table_literals <= AUTO_MAX_TABLE_LITERALS;
+            if fits && tabled.table_literals > tabled.tests.saturating_mul(AUTO_MAX_TABLE_SHARE) {
                 let why = format!(
-                    "{over}; with its rules in tables, {} tests and {} table literals",
-                    tabled.tests, tabled.table_literals
+                    "{in_tables}, more than {AUTO_MAX_TABLE_SHARE} a test (the lifted code runs faster)"
                 );
-                return (Backend::Ground, why, Some(ALL_IN_TABLES));
+                return (Backend::Lifted, why, None);
+            }
+            if fits {
+                return (Backend::Ground, in_tables, Some(ALL_IN_TABLES));
             }
         }
         (Backend::Lifted, over, None)

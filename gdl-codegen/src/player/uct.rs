@@ -448,11 +448,7 @@ impl<S: Clone + Eq + Hash> Tree<S> {
                 self.root = id;
                 self.compact();
             }
-            None => {
-                let added = self.last_added;
-                *self = Tree::new(game, next, self.max_bytes, self.rng.next_u64());
-                self.last_added = added;
-            }
+            None => self.start_over(game, next),
         }
     }
 
@@ -465,10 +461,18 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         S: Send + 'static,
     {
         let next = game.next_state_unchecked(self.root_state(), joint);
+        self.start_over(game, next);
+    }
+
+    /// A new tree rooted at `next` in place of this one, which is freed on
+    /// a thread of its own.
+    fn start_over<G: Game<State = S>>(&mut self, game: &G, next: S)
+    where
+        S: Send + 'static,
+    {
         let mut fresh = Tree::new(game, next, self.max_bytes, self.rng.next_u64());
         fresh.last_added = self.last_added;
-        let old = std::mem::replace(self, fresh);
-        std::thread::spawn(move || drop(old));
+        free_later(std::mem::replace(self, fresh));
     }
 
     /// Keeps the best line if it starts with the move played.
@@ -532,7 +536,13 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         }
         self.root = 0;
         if order.len() < old.len() {
-            std::thread::spawn(move || drop(old));
+            free_later(old);
         }
     }
+}
+
+/// Frees `value` on a thread of its own: the nodes of a tree each hold
+/// several allocations, and a turn need not wait for their freeing.
+fn free_later<T: Send + 'static>(value: T) {
+    std::thread::spawn(move || drop(value));
 }

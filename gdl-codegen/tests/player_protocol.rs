@@ -568,12 +568,15 @@ fn preview_starts_the_build_that_start_joins_then_finds() {
 }
 
 /// A play clock under the margin leaves no time before the search must
-/// stop: the compaction of the trees is skipped (they restart at the new
-/// state) and the log says so; every reply is still a move of the game.
+/// stop: the compaction of trees past half their cap (1 MiB, which the
+/// start clock fills) is skipped (they restart at the new state) and the
+/// log says so; every reply is still a move of the game.
 #[test]
 fn with_no_time_left_the_compaction_is_skipped() {
     let logs = fresh_dir("player_protocol_steps_log");
-    let addr = server(Duration::from_secs(5), Some(&logs));
+    let mut small = config(Duration::from_secs(5), Some(&logs));
+    small.search.tree_bytes = 1 << 20;
+    let addr = serve_with(small);
     assert_eq!(
         post(addr, &format!("(START st xplayer {} 1 0.1)", tictactoe())),
         "ready"

@@ -122,7 +122,8 @@ fn a_puzzle_follows_its_best_line() {
 
 /// Tic-tac-toe has 5 478 states and hundreds of thousands of move orders:
 /// a tree with a transposition table never holds more nodes than states.
-/// Moving the root keeps the subtree below the move and drops the rest; a
+/// Moving the root re-roots the tree in place until it passes half its
+/// memory cap, then keeps the subtree below the move and drops the rest; a
 /// small memory cap holds the tree small.
 #[test]
 fn transpositions_reuse_and_the_memory_cap() {
@@ -142,11 +143,27 @@ fn transpositions_reuse_and_the_memory_cap() {
         joint.push(moves[0]);
     }
     tree.advance(&game, &joint);
+    assert_eq!(tree.len(), before, "far below the cap: re-rooted in place");
+    assert_eq!(tree.compaction_nodes(), 0);
+
+    let mut full = Tree::new(&game, game.initial_state(), 256 << 10, 1);
+    full.search(&game, Instant::now() + Duration::from_millis(300), &stop);
+    let before = full.len();
+    assert!(full.compaction_nodes() == before, "a full tree compacts");
+    full.advance(&game, &joint);
     assert!(
-        tree.len() > 1 && tree.len() < before,
+        full.len() > 1 && full.len() < before,
         "{} of {before} kept",
-        tree.len()
+        full.len()
     );
+    let kept: u32 = (0..2)
+        .flat_map(|r| {
+            full.root_stats(r)
+                .map(|(_, st)| st.visits)
+                .collect::<Vec<_>>()
+        })
+        .sum();
+    assert!(kept > 0, "the statistics below the move were kept");
 
     let mut small = Tree::new(&game, game.initial_state(), 64 << 10, 1);
     let done = small.search(&game, Instant::now() + Duration::from_millis(300), &stop);

@@ -34,8 +34,11 @@ pub trait Engine: Send {
     /// Plays the joint move without keeping the trees: they restart at the
     /// new state (cheap whatever their size).
     fn restart(&mut self, joint: &[String]) -> Result<(), String>;
-    /// Nodes in the trees (what a compaction walks).
+    /// Nodes in the trees.
     fn nodes(&self) -> usize;
+    /// Nodes the next [`Engine::advance`] walks to compact the trees (0
+    /// when they only re-root).
+    fn compaction_nodes(&self) -> usize;
     /// Searches until `until` or until `stop` is raised.
     fn search(&mut self, until: Instant, stop: &AtomicBool) -> SearchReport;
     /// The move `role` should play now (GDL text); `None` when it has none.
@@ -163,6 +166,10 @@ where
 
     fn nodes(&self) -> usize {
         self.trees.iter().map(Tree::len).sum()
+    }
+
+    fn compaction_nodes(&self) -> usize {
+        self.trees.iter().map(Tree::compaction_nodes).sum()
     }
 
     fn search(&mut self, until: Instant, stop: &AtomicBool) -> SearchReport {

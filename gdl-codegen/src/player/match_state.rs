@@ -285,19 +285,6 @@ impl Player {
             history: Vec::new(),
             steps: Steps::new(),
         });
-        // An engine that arrived meanwhile (the compiled game found in the
-        // cache, or built since PREVIEW) searches what is left of the start
-        // clock: with no move played yet, switching costs nothing, and the
-        // PLAY that would switch otherwise drops the start clock's tree.
-        if Instant::now() < stop_at {
-            play.steps.switch(
-                &mut play.engine,
-                play.later.as_ref(),
-                &play.history,
-                stop_at,
-                &log,
-            );
-        }
         let timing = (received, clocks.0, reserve);
         let turn = search_turn(play, role_index, 0, Some("ready"), timing, &stop, &log);
         Reply {
@@ -535,7 +522,20 @@ fn search_turn(
 ) -> Turn {
     let stop_at = stop_time(received, clock, reserve);
     let began = Instant::now();
-    let report = play.engine.search(stop_at, stop);
+    // The start clock's search switches to a better engine the moment it
+    // arrives (the compiled game found in the cache, or built since
+    // PREVIEW): with no move played yet, the switch costs nothing, and the
+    // PLAY that would switch otherwise drops the start clock's tree.
+    let report = match turn {
+        0 => play.steps.search_switching(
+            &mut play.engine,
+            play.later.as_ref(),
+            &play.history,
+            (stop_at, stop),
+            log,
+        ),
+        _ => play.engine.search(stop_at, stop),
+    };
     let ended = Instant::now();
     if let Some(why) = play.engine.failure() {
         lock(log).note(&format!("{} gave up: {why}", play.engine.reasoner()));

@@ -10,12 +10,17 @@
 //! skipped: the trees restart at the new state (their old nodes freed on
 //! another thread). Adopting the move itself is never skipped (the state
 //! must follow the match). Each skip or deferral is a log line.
+//!
+//! The start clock's search is the one search a better engine may end early
+//! ([`Steps::search_switching`]): no move is played yet, so a switch costs
+//! only the search done so far.
 
-use std::sync::mpsc::Receiver;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::engine::Engine;
+use super::engine::{Engine, SearchReport};
 use super::log::MatchLog;
 
 /// The first guess of one replayed move (an interpreter's step, generous).
@@ -23,6 +28,14 @@ const FIRST_PER_MOVE: Duration = Duration::from_millis(1);
 
 /// The first guess of compacting one node (moving it and its table entry).
 const FIRST_PER_NODE: Duration = Duration::from_nanos(200);
+
+/// How often the start clock's search looks for a better engine. A compiled
+/// game found in the cache arrives milliseconds after the propnet; searched
+/// in one piece, the start clock went to the propnet (a tree of 1.3 M
+/// simulations on connect four, dropped at the first PLAY's switch), and the
+/// opponent kept the better-searched opening. A quarter of a second loses
+/// little of a start clock and costs a thread spawn per slice.
+const START_SLICE: Duration = Duration::from_millis(250);
 
 /// The steps' measured rates, and an engine whose switch was deferred.
 pub struct Steps {
@@ -74,11 +87,7 @@ impl Steps {
         stop_at: Instant,
         log: &Mutex<MatchLog>,
     ) {
-        // The newest engine that arrived is the best: the compiled game
-        // comes after the propnet.
-        if let Some(next) = later.and_then(|r| r.try_iter().last()) {
-            self.pending = Some(next);
-        }
+        self.collect(later);
         let Some(next) = self.pending.take() else {
             return;
         };
@@ -104,6 +113,52 @@ impl Steps {
         }
     }
 
+    /// Keeps the newest engine that arrived on `later` (the best: the
+    /// compiled game comes after the propnet); whether more may come.
+    fn collect(&mut self, later: Option<&Receiver<Box<dyn Engine>>>) -> bool {
+        let Some(later) = later else {
+            return false;
+        };
+        loop {
+            match later.try_recv() {
+                Ok(next) => self.pending = Some(next),
+                Err(TryRecvError::Empty) => return true,
+                Err(TryRecvError::Disconnected) => return false,
+            }
+        }
+    }
+
+    /// Searches until `stop_at` (or `stop`), switching to a better engine
+    /// as soon as one arrives on `later` (looked for every
+    /// [`START_SLICE`] while more may come); the simulations of every
+    /// engine that searched, the nodes of the last.
+    pub fn search_switching(
+        &mut self,
+        engine: &mut Box<dyn Engine>,
+        later: Option<&Receiver<Box<dyn Engine>>>,
+        history: &[Vec<String>],
+        (stop_at, stop): (Instant, &AtomicBool),
+        log: &Mutex<MatchLog>,
+    ) -> SearchReport {
+        let mut total = SearchReport::default();
+        loop {
+            let more = self.collect(later);
+            if self.pending.is_some() {
+                self.switch(engine, None, history, stop_at, log);
+            }
+            let until = match more {
+                true => stop_at.min(Instant::now() + START_SLICE),
+                false => stop_at,
+            };
+            let report = engine.search(until, stop);
+            total.simulations += report.simulations;
+            total.nodes = report.nodes;
+            if until >= stop_at || stop.load(Ordering::Relaxed) {
+                return total;
+            }
+        }
+    }
+
     /// Plays `joint` on `engine`: the trees re-rooted and compacted if that
     /// fits before `stop_at`, else restarted at the new state.
     pub fn adopt(
@@ -113,7 +168,7 @@ impl Steps {
         stop_at: Instant,
         log: &Mutex<MatchLog>,
     ) -> Result<(), String> {
-        let nodes = engine.nodes();
+        let nodes = engine.compaction_nodes();
         let estimate = self.per_node * nodes.min(u32::MAX as usize) as u32;
         if !fits(estimate, stop_at) {
             let what = format!("compacting {nodes} nodes (the trees restart at the new state)");
@@ -164,6 +219,11 @@ mod tests {
     }
 
     fn nim(name: &str) -> Box<dyn Engine> {
+        nim_within(name, 1 << 20)
+    }
+
+    /// Nim searched by trees of at most `tree_bytes`.
+    fn nim_within(name: &str, tree_bytes: usize) -> Box<dyn Engine> {
         use crate::player::engine::{SearchConfig, UctEngine};
         let rules = "(role a) (role b) (init (sticks 3)) (init (control a))
             (succ 0 1) (succ 1 2) (succ 2 3)
@@ -179,7 +239,7 @@ mod tests {
         let game = crate::reasoner::interp::Interpreter::new(&fe.program).unwrap();
         let config = SearchConfig {
             threads: 1,
-            tree_bytes: 1 << 20,
+            tree_bytes,
             seed: 1,
         };
         Box::new(UctEngine::new(name, game, config))
@@ -203,13 +263,39 @@ mod tests {
     }
 
     #[test]
+    fn the_start_search_switches_to_an_engine_that_arrives_during_it() {
+        let log = Mutex::new(MatchLog::open(None, "steps"));
+        let mut steps = Steps::new();
+        let mut engine = nim("first");
+        let (send, later) = std::sync::mpsc::channel();
+        let sender = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            send.send(nim("next")).unwrap();
+        });
+        let never = AtomicBool::new(false);
+        let stop_at = Instant::now() + START_SLICE * 3;
+        let report =
+            steps.search_switching(&mut engine, Some(&later), &[], (stop_at, &never), &log);
+        sender.join().unwrap();
+        assert_eq!(
+            engine.reasoner(),
+            "next",
+            "switched before the clock ran out"
+        );
+        assert!(Instant::now() >= stop_at, "the search went on to the clock");
+        assert!(report.simulations > 0);
+        assert!(engine.nodes() > 1, "the new engine searched");
+    }
+
+    #[test]
     fn a_compaction_that_does_not_fit_restarts_the_trees() {
         let log = Mutex::new(MatchLog::open(None, "steps"));
         let mut steps = Steps::new();
-        let mut engine = nim("e");
+        // A cap the search fills: a move of the root compacts the tree.
+        let mut engine = nim_within("e", 1 << 10);
         let never = std::sync::atomic::AtomicBool::new(false);
         engine.search(Instant::now() + Duration::from_millis(50), &never);
-        assert!(engine.nodes() > 1);
+        assert!(engine.compaction_nodes() > 1);
         let joint = ["take".to_owned(), "noop".to_owned()];
         steps
             .adopt(&mut *engine, &joint, Instant::now(), &log)

@@ -11,6 +11,7 @@
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use gdl_runtime::{run_playouts_from, Budget, Game, Goal, Move, Rng};
@@ -31,6 +32,10 @@ const SIMULTANEOUS_EPSILON: f64 = 0.1;
 /// Steps after which a playout or a descent is cut (GDL games end, but a
 /// buggy one or a cycle of transpositions must not hang a thread).
 const MAX_STEPS: usize = 5_000;
+
+/// How long a batch of simulations between two readings of the clock
+/// lasts, at most: a few hundredths of the tightest reserve a turn keeps.
+const CLOCK_EVERY: Duration = Duration::from_micros(20);
 
 /// A guess of a state's heap size, for the memory cap: the reasoners' states
 /// are a few words of bits or a list of fluent ids.
@@ -56,16 +61,54 @@ impl Stat {
     }
 }
 
+/// One move of one role at a node: its statistics and, at a node where at
+/// most one role has a choice, the child it leads to.
+#[derive(Clone, Copy)]
+struct Edge {
+    mv: Move,
+    stat: Stat,
+    /// The child ([`NO_NODE`] until expanded); unused at a node where
+    /// several roles choose (the joint move leads there: `Node::children`).
+    child: u32,
+}
+
+/// No node: an edge not yet expanded, a role without a choice.
+const NO_NODE: u32 = u32::MAX;
+
+/// `Node::chooser` of a node where several roles choose at once.
+const SEVERAL: u32 = u32::MAX;
+
+/// A node holds no heap of its own but its state (and, rarely, its
+/// terminal rewards or simultaneous children): its edges live in the tree's
+/// arena, so that a descent reads a node and one run of edges, not a box
+/// per role for the moves and another for the statistics (a cache miss
+/// each: on connect four, five misses a level made the tree cost three
+/// times the playout).
 struct Node<S> {
     state: S,
     hash: u64,
-    /// Rewards of a terminal state, one per role; empty otherwise.
+    /// Rewards of a terminal state, one per role; `None` otherwise.
     terminal: Option<Box<[f64]>>,
-    moves: Box<[Box<[Move]>]>,
-    stats: Box<[Box<[Stat]>]>,
+    /// Where the node's edges start in `Tree::edges`; role `r`'s end at
+    /// `Tree::ends[id * roles + r]`.
+    edges: u32,
+    /// The one role with more than one move, whose edges hold the
+    /// children (role 0 when none has a choice); [`SEVERAL`] when several
+    /// choose.
+    chooser: u32,
     visits: u32,
-    /// (joint key, child) pairs: few per node, so a list beats a map.
+    /// (joint key, child) pairs at a node where several roles choose: few
+    /// per node, so a list beats a map.
     children: Vec<(u64, u32)>,
+}
+
+/// Where a selected joint move's child is kept.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// In the edge at this index of the arena.
+    Edge(usize),
+    /// In the node's list, under this joint key.
+    Joint(u64),
 }
 
 /// What one call of [`Tree::search`] did.
@@ -80,6 +123,11 @@ pub struct Searched {
 /// A search tree rooted at the current state of a match.
 pub struct Tree<S> {
     nodes: Vec<Node<S>>,
+    /// Every node's edges, role after role.
+    edges: Vec<Edge>,
+    /// Each node's roles' ends in `edges`, `roles` entries a node.
+    ends: Vec<u32>,
+    roles: usize,
     table: FxHashMap<u64, u32>,
     root: u32,
     max_bytes: usize,
@@ -98,6 +146,8 @@ pub struct Tree<S> {
 #[derive(Default)]
 struct Scratch {
     path: Vec<u32>,
+    /// The edge each role took at each node of the path (`roles` entries a
+    /// node; [`NO_NODE`] below the tree).
     choices: Vec<u32>,
     joint: Vec<Move>,
     buf: Vec<Move>,
@@ -127,6 +177,9 @@ impl<S: Clone + Eq + Hash> Tree<S> {
     pub fn new<G: Game<State = S>>(game: &G, state: S, max_bytes: usize, seed: u64) -> Self {
         let mut tree = Tree {
             nodes: Vec::new(),
+            edges: Vec::new(),
+            ends: Vec::new(),
+            roles: game.num_roles(),
             table: FxHashMap::default(),
             root: 0,
             max_bytes,
@@ -136,7 +189,7 @@ impl<S: Clone + Eq + Hash> Tree<S> {
             mean_sim: Duration::ZERO,
             last_added: 0,
         };
-        tree.root = tree.add_node(game, state, true);
+        tree.root = tree.add_node(game, state);
         tree
     }
 
@@ -162,11 +215,9 @@ impl<S: Clone + Eq + Hash> Tree<S> {
 
     /// The legal moves of `role` at the root, with their statistics.
     pub fn root_stats(&self, role: usize) -> impl Iterator<Item = (Move, Stat)> + '_ {
-        let root = &self.nodes[self.root as usize];
-        root.moves[role]
+        self.edges[self.range(self.root, role)]
             .iter()
-            .copied()
-            .zip(root.stats[role].iter().copied())
+            .map(|e| (e.mv, e.stat))
     }
 
     /// Single-player games: the best reward found and the move that starts
@@ -176,38 +227,69 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         line.front().map(|&m| (*r, m))
     }
 
-    fn add_node<G: Game<State = S>>(&mut self, game: &G, state: S, shared: bool) -> u32 {
-        let roles = game.num_roles();
+    /// Nodes a move of the root would walk to compact the tree: none until
+    /// the tree passes half its memory cap (the root moves in place, the
+    /// nodes it leaves behind kept until then).
+    pub fn compaction_nodes(&self) -> usize {
+        match self.bytes > self.max_bytes / 2 {
+            true => self.nodes.len(),
+            false => 0,
+        }
+    }
+
+    /// The indices in `edges` of `role`'s moves at node `id`.
+    fn range(&self, id: u32, role: usize) -> std::ops::Range<usize> {
+        let at = id as usize * self.roles + role;
+        let start = match role {
+            0 => self.nodes[id as usize].edges,
+            _ => self.ends[at - 1],
+        };
+        start as usize..self.ends[at] as usize
+    }
+
+    fn node_bytes(edges: usize, roles: usize) -> usize {
+        std::mem::size_of::<Node<S>>()
+            + STATE_HEAP_GUESS
+            + edges * std::mem::size_of::<Edge>()
+            + roles * 4
+    }
+
+    fn add_node<G: Game<State = S>>(&mut self, game: &G, state: S) -> u32 {
         let terminal = game.is_terminal(&state).then(|| rewards(game, &state));
-        let moves: Box<[Box<[Move]>]> = (0..roles)
-            .map(|r| {
-                let mut out = Vec::new();
-                if terminal.is_none() {
-                    game.legal_moves(&state, r, &mut out);
-                }
-                out.into_boxed_slice()
-            })
-            .collect();
-        let stats = moves
-            .iter()
-            .map(|m| vec![Stat::default(); m.len()].into())
-            .collect();
-        let n_moves: usize = moves.iter().map(|m| m.len()).sum();
-        self.bytes += std::mem::size_of::<Node<S>>() + STATE_HEAP_GUESS + 24 * n_moves;
+        let first = self.edges.len();
+        let mut choosers = Vec::new();
+        let mut moves = Vec::new();
+        for role in 0..self.roles {
+            if terminal.is_none() {
+                game.legal_moves(&state, role, &mut moves);
+            }
+            if moves.len() > 1 {
+                choosers.push(role as u32);
+            }
+            self.edges.extend(moves.drain(..).map(|mv| Edge {
+                mv,
+                stat: Stat::default(),
+                child: NO_NODE,
+            }));
+            self.ends.push(self.edges.len() as u32);
+        }
+        self.bytes += Self::node_bytes(self.edges.len() - first, self.roles);
         let hash = hash_of(&state);
         let id = self.nodes.len() as u32;
         self.nodes.push(Node {
             state,
             hash,
             terminal,
-            moves,
-            stats,
+            edges: first as u32,
+            chooser: match choosers[..] {
+                [] => 0,
+                [one] => one,
+                _ => SEVERAL,
+            },
             visits: 0,
             children: Vec::new(),
         });
-        if shared {
-            self.table.entry(hash).or_insert(id);
-        }
+        self.table.entry(hash).or_insert(id);
         id
     }
 
@@ -223,7 +305,7 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         if self.bytes >= self.max_bytes {
             return None;
         }
-        Some(self.add_node(game, state.clone(), true))
+        Some(self.add_node(game, state.clone()))
     }
 
     /// Runs simulations until `until`, or `stop` is raised; a simulation is
@@ -244,21 +326,37 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         let room = self.last_added + self.last_added / 2;
         self.nodes.reserve(room);
         self.table.reserve(room);
+        let per_node = self.edges.len() / self.nodes.len().max(1) + 1;
+        self.edges.reserve(room * per_node);
+        self.ends.reserve(room * self.roles);
         let before = self.nodes.len();
         let started = Instant::now();
+        let mut now = started;
+        let mut batch = 1;
         loop {
-            let now = Instant::now();
             if stop.load(Ordering::Relaxed)
-                || now + self.mean_sim >= until
+                || now + self.mean_sim * batch >= until
                 || self.root_is_terminal()
             {
                 break;
             }
-            self.simulate(game, &mut scratch);
-            simulations += 1;
-            let took = now.elapsed();
+            for _ in 0..batch {
+                self.simulate(game, &mut scratch);
+            }
+            simulations += u64::from(batch);
+            // The clock is read once a batch of simulations lasting about
+            // CLOCK_EVERY: where the tree holds the rest of the game, a
+            // simulation takes a few hundred nanoseconds, and reading the
+            // clock after each was a fifth of it.
+            let then = now;
+            now = Instant::now();
+            let took = (now - then) / batch;
             // An exponential mean that follows the game's phase.
             self.mean_sim = (self.mean_sim * 15 + took) / 16;
+            batch = match self.mean_sim.as_nanos() {
+                0 => 1,
+                ns => (CLOCK_EVERY.as_nanos() / ns).clamp(1, 64) as u32,
+            };
         }
         if simulations > 0 {
             self.mean_sim = self
@@ -278,8 +376,7 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         s.path.clear();
         s.choices.clear();
         s.line.clear();
-        let roles = game.num_roles();
-        let single = roles == 1;
+        let single = self.roles == 1;
         let mut node = self.root;
         let rewards = loop {
             if let Some(r) = &self.nodes[node as usize].terminal {
@@ -288,85 +385,88 @@ impl<S: Clone + Eq + Hash> Tree<S> {
             if s.path.len() >= MAX_STEPS {
                 break rewards(game, &self.nodes[node as usize].state);
             }
-            let key = self.select(node, roles, s);
+            let slot = self.select(node, s);
             s.path.push(node);
             if single {
                 s.line.push(s.joint[0]);
             }
-            if let Some(&(_, child)) = self.nodes[node as usize]
-                .children
-                .iter()
-                .find(|c| c.0 == key)
-            {
+            let child = match slot {
+                Slot::Edge(e) => self.edges[e].child,
+                Slot::Joint(key) => self.nodes[node as usize]
+                    .children
+                    .iter()
+                    .find(|c| c.0 == key)
+                    .map_or(NO_NODE, |c| c.1),
+            };
+            if child != NO_NODE {
                 node = child;
                 continue;
             }
             let next = game.next_state_unchecked(&self.nodes[node as usize].state, &s.joint);
             match self.node_for(game, &next) {
                 Some(child) => {
-                    self.nodes[node as usize].children.push((key, child));
+                    match slot {
+                        Slot::Edge(e) => self.edges[e].child = child,
+                        Slot::Joint(key) => self.nodes[node as usize].children.push((key, child)),
+                    }
                     s.path.push(child);
-                    s.choices.extend(std::iter::repeat_n(u32::MAX, roles));
-                    let state = self.nodes[child as usize].state.clone();
-                    break self.playout(game, state, s);
+                    s.choices.extend(std::iter::repeat_n(NO_NODE, self.roles));
+                    break self.playout(game, next, s);
                 }
                 None => break self.playout(game, next, s),
             }
         };
-        self.backup(&rewards, roles, s);
+        self.backup(&rewards, s);
         if single {
             self.keep_line(rewards[0], s);
         }
     }
 
     /// Each role's move at `node` by UCB1 (untried moves first, at random
-    /// among them); fills `s.joint` and `s.choices`, returns the joint key.
-    fn select(&mut self, node: u32, roles: usize, s: &mut Scratch) -> u64 {
+    /// among them); fills `s.joint` and `s.choices`, returns where the
+    /// joint move's child is kept.
+    fn select(&mut self, node: u32, s: &mut Scratch) -> Slot {
         s.joint.clear();
+        let chooser = self.nodes[node as usize].chooser;
+        let visits = self.nodes[node as usize].visits;
         let mut key = 0u64;
-        let choosers = self.nodes[node as usize]
-            .stats
-            .iter()
-            .filter(|st| st.len() > 1)
-            .count();
-        for role in 0..roles {
-            let n = &self.nodes[node as usize];
-            let stats = &n.stats[role];
-            let pick = if stats.len() == 1 {
+        for role in 0..self.roles {
+            let range = self.range(node, role);
+            let edges = &self.edges[range.clone()];
+            let pick = if edges.len() <= 1 {
                 0
-            } else if choosers > 1
+            } else if chooser == SEVERAL
                 && self.rng.below(1 << 20) < (SIMULTANEOUS_EPSILON * f64::from(1 << 20)) as usize
             {
-                self.rng.below(stats.len())
+                self.rng.below(edges.len())
             } else {
-                let untried = stats.iter().filter(|st| st.visits == 0).count();
-                if untried > 0 {
-                    let k = self.rng.below(untried);
-                    stats
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, st)| st.visits == 0)
-                        .nth(k)
-                        .map_or(0, |(i, _)| i)
-                } else {
-                    let log_n = f64::from(n.visits.max(1)).ln();
-                    let ucb =
-                        |st: &Stat| st.mean() + EXPLORATION * (log_n / f64::from(st.visits)).sqrt();
-                    (0..stats.len())
-                        .max_by(|&a, &b| ucb(&stats[a]).total_cmp(&ucb(&stats[b])))
-                        .unwrap_or(0)
-                }
+                ucb_pick(edges, visits, &mut self.rng)
             };
             // Mixed radix over the roles' move counts: unique unless the
             // product of the counts passes 2^64, far beyond any real game.
             key = key
-                .wrapping_mul(stats.len().max(1) as u64)
+                .wrapping_mul(edges.len().max(1) as u64)
                 .wrapping_add(pick as u64);
-            s.choices.push(pick as u32);
+            let at = range.start + pick;
             s.joint
-                .push(n.moves[role].get(pick).copied().unwrap_or_default());
+                .push(edges.get(pick).map_or(Move::default(), |e| e.mv));
+            s.choices.push(match edges.is_empty() {
+                true => NO_NODE,
+                false => at as u32,
+            });
         }
-        key
+        match chooser {
+            SEVERAL => Slot::Joint(key),
+            role => {
+                let pick = s.choices[s.choices.len() - self.roles + role as usize];
+                match pick {
+                    // A role with no move (rules that break GDL): no edge
+                    // to keep the child in.
+                    NO_NODE => Slot::Joint(key),
+                    at => Slot::Edge(at as usize),
+                }
+            }
+        }
     }
 
     /// Random moves from `state` to the end; every role's reward.
@@ -376,7 +476,7 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         mut state: S,
         s: &mut Scratch,
     ) -> Box<[f64]> {
-        let roles = game.num_roles();
+        let roles = self.roles;
         if roles > 1 {
             // The runtime's driver plays it: a game with a faster way runs
             // it itself (a loaded game inside its library, one call across
@@ -405,19 +505,15 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         rewards(game, &state)
     }
 
-    fn backup(&mut self, rewards: &[f64], roles: usize, s: &Scratch) {
+    fn backup(&mut self, rewards: &[f64], s: &Scratch) {
         for (i, &node) in s.path.iter().enumerate() {
             let n = &mut self.nodes[node as usize];
             n.visits = n.visits.saturating_add(1);
-            for (role, &reward) in rewards.iter().enumerate().take(roles) {
-                let choice = s.choices.get(i * roles + role).copied().unwrap_or(u32::MAX);
-                if let Some(st) = n
-                    .stats
-                    .get_mut(role)
-                    .and_then(|st| st.get_mut(choice as usize))
-                {
-                    st.visits = st.visits.saturating_add(1);
-                    st.total += reward;
+            let choices = s.choices.get(i * self.roles..(i + 1) * self.roles);
+            for (&at, &reward) in choices.unwrap_or_default().iter().zip(rewards) {
+                if let Some(e) = self.edges.get_mut(at as usize) {
+                    e.stat.visits = e.stat.visits.saturating_add(1);
+                    e.stat.total += reward;
                 }
             }
         }
@@ -434,7 +530,8 @@ impl<S: Clone + Eq + Hash> Tree<S> {
     }
 
     /// Moves the root to the state after `joint`, keeping the subtree below
-    /// it and dropping the rest.
+    /// it; the rest is dropped when the tree passes half its cap
+    /// ([`Tree::compaction_nodes`]).
     pub fn advance<G: Game<State = S>>(&mut self, game: &G, joint: &[Move])
     where
         S: Send + 'static,
@@ -446,7 +543,9 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         match child {
             Some(id) => {
                 self.root = id;
-                self.compact();
+                if self.compaction_nodes() > 0 {
+                    self.compact();
+                }
             }
             None => self.start_over(game, next),
         }
@@ -488,34 +587,50 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         self.best_line = None;
     }
 
+    /// The children of node `id`, expanded ones only.
+    fn children_of(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
+        let node = &self.nodes[id as usize];
+        let edges = match node.chooser {
+            SEVERAL => 0..0,
+            role => self.range(id, role as usize),
+        };
+        self.edges[edges]
+            .iter()
+            .map(|e| e.child)
+            .chain(node.children.iter().map(|c| c.1))
+            .filter(|&c| c != NO_NODE)
+    }
+
     /// Keeps only the nodes reachable from the root, renumbered.
     ///
     /// The nodes left behind (most of the tree, after a few turns) are
     /// freed on a thread of their own, as [`Tree::restart`] frees a whole
-    /// tree: each holds several allocations, whose freeing the turn need
+    /// tree: their states hold allocations, whose freeing the turn need
     /// not wait for.
     fn compact(&mut self)
     where
         S: Send + 'static,
     {
-        let mut old: Vec<Option<Node<S>>> = std::mem::take(&mut self.nodes)
-            .into_iter()
-            .map(Some)
-            .collect();
-        let mut new_id = vec![u32::MAX; old.len()];
+        let mut new_id = vec![NO_NODE; self.nodes.len()];
         let mut order = vec![self.root];
         new_id[self.root as usize] = 0;
         let mut i = 0;
         while i < order.len() {
-            let id = order[i] as usize;
-            for &(_, c) in old[id].as_ref().map_or(&[][..], |n| &n.children[..]) {
-                if new_id[c as usize] == u32::MAX {
+            let children: Vec<u32> = self.children_of(order[i]).collect();
+            for c in children {
+                if new_id[c as usize] == NO_NODE {
                     new_id[c as usize] = order.len() as u32;
                     order.push(c);
                 }
             }
             i += 1;
         }
+        let mut old: Vec<Option<Node<S>>> = std::mem::take(&mut self.nodes)
+            .into_iter()
+            .map(Some)
+            .collect();
+        let old_edges = std::mem::take(&mut self.edges);
+        let old_ends = std::mem::take(&mut self.ends);
         self.table.clear();
         self.table.reserve(order.len());
         self.nodes.reserve(order.len());
@@ -524,11 +639,28 @@ impl<S: Clone + Eq + Hash> Tree<S> {
             let Some(mut node) = old[id as usize].take() else {
                 continue;
             };
+            let at = id as usize * self.roles;
+            let first = node.edges as usize;
+            let last = old_ends[at + self.roles - 1] as usize;
+            let shift = self.edges.len() as i64 - first as i64;
+            node.edges = self.edges.len() as u32;
+            self.edges
+                .extend(old_edges[first..last].iter().map(|e| Edge {
+                    child: match e.child {
+                        NO_NODE => NO_NODE,
+                        c => new_id[c as usize],
+                    },
+                    ..*e
+                }));
+            self.ends.extend(
+                old_ends[at..at + self.roles]
+                    .iter()
+                    .map(|&end| (i64::from(end) + shift) as u32),
+            );
             for c in &mut node.children {
                 c.1 = new_id[c.1 as usize];
             }
-            let n_moves: usize = node.moves.iter().map(|m| m.len()).sum();
-            self.bytes += std::mem::size_of::<Node<S>>() + STATE_HEAP_GUESS + 24 * n_moves;
+            self.bytes += Self::node_bytes(last - first, self.roles);
             self.table
                 .entry(node.hash)
                 .or_insert(self.nodes.len() as u32);
@@ -539,6 +671,49 @@ impl<S: Clone + Eq + Hash> Tree<S> {
             free_later(old);
         }
     }
+}
+
+/// √(ln n) for the visit counts of most nodes, looked up: the logarithm
+/// was a twentieth of a simulation on connect four.
+static SQRT_LN: LazyLock<Box<[f32]>> = LazyLock::new(|| {
+    (0..1u32 << 14)
+        .map(|n| (n.max(1) as f32).ln().sqrt())
+        .collect()
+});
+
+fn sqrt_ln(n: u32) -> f32 {
+    match SQRT_LN.get(n as usize) {
+        Some(&v) => v,
+        None => (n as f32).ln().sqrt(),
+    }
+}
+
+/// The edge UCB1 picks among `edges` (at least two) at a node visited
+/// `visits` times: an untried one first, at random among them.
+fn ucb_pick(edges: &[Edge], visits: u32, rng: &mut Rng) -> usize {
+    // In f32: the scores only need ordering, and the divisions and square
+    // roots of a node's moves were most of a descent's arithmetic.
+    let explore = EXPLORATION as f32 * sqrt_ln(visits);
+    let mut untried = 0;
+    let mut best = (f32::NEG_INFINITY, 0);
+    for (i, e) in edges.iter().enumerate() {
+        let n = e.stat.visits as f32;
+        let score = e.stat.total as f32 / n + explore / n.sqrt();
+        untried += usize::from(e.stat.visits == 0);
+        if score > best.0 {
+            best = (score, i);
+        }
+    }
+    if untried == 0 {
+        return best.1;
+    }
+    let k = rng.below(untried);
+    edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.stat.visits == 0)
+        .nth(k)
+        .map_or(0, |(i, _)| i)
 }
 
 /// Frees `value` on a thread of its own: the nodes of a tree each hold

@@ -22,15 +22,20 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 results="$root/scripts/player-strength.tsv"
 tools="$root/../shared/tools/ggp-server"
-header="commit	date	game	opponent	our_role	start_clock	play_clock	our_goal	their_goal	our_sims_per_turn	their_sims_per_turn"
+header="commit	date	game	opponent	our_role	start_clock	play_clock	our_goal	their_goal	our_sims_per_turn	their_sims_per_turn	our_median_sims_per_play	their_median_sims_per_play"
 
 report() {
     [ -f "$results" ] || { echo "no results yet ($results)"; exit 0; }
-    printf "%-8s %-28s %-17s %-6s %3s %6s %15s %12s %12s\n" commit game opponent clocks n score "95% interval" "our sims" "their sims"
+    # Simulations: each match's total over its turns (the start clock's
+    # included), and (from e103567 on) the median of its PLAY turns, the
+    # middle game's rate, averaged over the matches.
+    printf "%-8s %-28s %-17s %-6s %3s %6s %15s %12s %12s %10s %10s\n" commit game opponent clocks n score "95% interval" "our sims" "their sims" "our med" "their med"
     awk -F'\t' 'NR > 1 {
         k = $1 "\t" $3 "\t" $4 "\t" $6 "/" $7
         n[k]++; s[k] += $8; ss[k] += $8 * $8; os[k] += $10
         if ($11 != "-") { ts[k] += $11; tn[k]++ }
+        if ($12 != "" && $12 != "-") { om[k] += $12; omn[k]++ }
+        if ($13 != "" && $13 != "-") { tm[k] += $13; tmn[k]++ }
     }
     END {
         for (k in n) {
@@ -47,7 +52,7 @@ report() {
             if (100 * (c - w) < lo) lo = 100 * (c - w)
             if (100 * (c + w) > hi) hi = 100 * (c + w)
             g = f[2]; sub(/.*\//, "", g)
-            printf "%-8s %-28s %-17s %-6s %3d %6.1f %7.1f-%-7.1f %12.0f %12s\n", substr(f[1], 1, 8), g, f[3], f[4], n[k], m, lo, hi, os[k] / n[k], tn[k] ? sprintf("%.0f", ts[k] / tn[k]) : "-"
+            printf "%-8s %-28s %-17s %-6s %3d %6.1f %7.1f-%-7.1f %12.0f %12s %10s %10s\n", substr(f[1], 1, 8), g, f[3], f[4], n[k], m, lo, hi, os[k] / n[k], tn[k] ? sprintf("%.0f", ts[k] / tn[k]) : "-", omn[k] ? sprintf("%.0f", om[k] / omn[k]) : "-", tmn[k] ? sprintf("%.0f", tm[k] / tmn[k]) : "-"
         }
     }' "$results" | sort
 }
@@ -84,10 +89,10 @@ case $opponent in
     *) "$tools/start-player" "$their_port" "$opponent" >/dev/null 2>&1 & pids+=($!); wait_port "$their_port" ;;
 esac
 
-# The summary line's simulations per turn of the match just played.
-sims() { # LOGDIR
+# A number from the summary line of the match just played.
+summary() { # LOGDIR FIELD
     [ -d "$1" ] || { echo -; return; }
-    grep -h '"summary"' "$1"/*.jsonl 2>/dev/null | tail -1 | sed -n 's/.*"simulations_per_turn":\([0-9]*\).*/\1/p' | grep . || echo -
+    grep -h '"summary"' "$1"/*.jsonl 2>/dev/null | tail -1 | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p" | grep . || echo -
 }
 
 for i in $(seq 1 "$matches"); do
@@ -106,8 +111,9 @@ g = lambda v: float(v) if v.replace(".", "").isdigit() else 50.0
 d = {n: g(v) for n, v in zip(names, vals)}
 print(d["ours"], d["theirs"])' "$names" "$values")
     faults=$(echo "$out" | grep -cE '^(TIMEOUT|ILLEGAL|CONNECTION_ERROR) ' || true)
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$commit" "$(date -u +%FT%TZ)" "$game" "$opponent" "$side" \
-        "$start" "$play" "$ours" "$theirs" "$(sims "$work/ours")" "$(sims "$work/theirs")" >> "$results"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$commit" "$(date -u +%FT%TZ)" "$game" "$opponent" "$side" \
+        "$start" "$play" "$ours" "$theirs" "$(summary "$work/ours" simulations_per_turn)" "$(summary "$work/theirs" simulations_per_turn)" \
+        "$(summary "$work/ours" median_simulations_per_play)" "$(summary "$work/theirs" median_simulations_per_play)" >> "$results"
     echo "match $i ($game, ours as role $side, $faults fault(s)): ours $ours, theirs $theirs"
     rm -rf "$work/ours" "$work/theirs"
 done

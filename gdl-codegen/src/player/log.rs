@@ -43,6 +43,10 @@ pub struct MatchLog {
     file: Option<File>,
     turns: u32,
     simulations: u64,
+    /// Each PLAY turn's simulations, for their median: the mean is the
+    /// start clock's search and the end game's (where the tree holds the
+    /// rest of the game and simulations are cheap), not the middle's.
+    play_simulations: Vec<u64>,
     worst_margin: Duration,
     late: u32,
     reasoners: Vec<String>,
@@ -77,6 +81,7 @@ impl MatchLog {
             file,
             turns: 0,
             simulations: 0,
+            play_simulations: Vec::new(),
             worst_margin: Duration::ZERO,
             late: 0,
             reasoners: Vec::new(),
@@ -109,6 +114,9 @@ impl MatchLog {
         let late = r.time_used > r.clock;
         self.turns += u32::from(r.turn > 0);
         self.simulations += r.simulations;
+        if r.turn > 0 {
+            self.play_simulations.push(r.simulations);
+        }
         self.worst_margin = self.worst_margin.max(r.margin);
         self.late += u32::from(late);
         if !self.reasoners.contains(&r.reasoner) {
@@ -182,6 +190,9 @@ impl MatchLog {
     /// Logs the summary when the match ends: `how` is `stop` or `abort`.
     pub fn summary(&mut self, how: &str, roles: &[String], goals: &[Option<u8>]) {
         let per_turn = self.simulations / u64::from(self.turns.max(1));
+        let mut plays = self.play_simulations.clone();
+        plays.sort_unstable();
+        let median = plays.get(plays.len() / 2).copied().unwrap_or(0);
         let summary = json!({
             "match": self.id,
             "summary": how,
@@ -190,6 +201,7 @@ impl MatchLog {
             "turns": self.turns,
             "simulations": self.simulations,
             "simulations_per_turn": per_turn,
+            "median_simulations_per_play": median,
             "worst_margin_ms": ms(self.worst_margin),
             "late_replies": self.late,
             "reasoners": self.reasoners,

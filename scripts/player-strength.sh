@@ -13,7 +13,9 @@
 #   self-propnet | self-interpreter (our player restricted to that reasoner)
 # Environment: START_CLOCK (default 30), PLAY_CLOCK (default 1), OURS
 #   (our player's --reasoner, default auto), BIN (the gdl-codegen binary,
-#   default target/release/gdl-codegen, built if missing).
+#   default target/release/gdl-codegen, built if missing), KEEP_LOGS (a
+#   directory to keep each match's player logs in, as match-N-ours.jsonl
+#   and match-N-theirs.jsonl; by default they are deleted).
 #
 # Score: our mean goal (an undefined goal counts 50), with its 95% interval
 # (the wider of the normal approximation, mean +- 1.96 sd / sqrt(n), and
@@ -115,5 +117,11 @@ print(d["ours"], d["theirs"])' "$names" "$values")
         "$start" "$play" "$ours" "$theirs" "$(summary "$work/ours" simulations_per_turn)" "$(summary "$work/theirs" simulations_per_turn)" \
         "$(summary "$work/ours" median_simulations_per_play)" "$(summary "$work/theirs" median_simulations_per_play)" >> "$results"
     echo "match $i ($game, ours as role $side, $faults fault(s)): ours $ours, theirs $theirs"
+    if [ -n "${KEEP_LOGS:-}" ]; then
+        mkdir -p "$KEEP_LOGS"
+        for who in ours theirs; do
+            cat "$work/$who"/*.jsonl > "$KEEP_LOGS/match-$i-$who.jsonl" 2>/dev/null || true
+        done
+    fi
     rm -rf "$work/ours" "$work/theirs"
 done

@@ -82,8 +82,8 @@ const SEVERAL: u32 = u32::MAX;
 /// terminal rewards or simultaneous children): its edges live in the tree's
 /// arena, so that a descent reads a node and one run of edges, not a box
 /// per role for the moves and another for the statistics (a cache miss
-/// each: on connect four, five misses a level made the tree cost three
-/// times the playout).
+/// each: on connect four the game's own code was 6% of a served match's
+/// profile, the descents and the allocations most of the rest).
 struct Node<S> {
     state: S,
     hash: u64,

@@ -4,9 +4,10 @@
 //! move to move as a player does, and prints the simulations a second of
 //! each turn, then their median. A benchmark of the tree's own cost beside the reasoner's.
 //!
-//! `cargo run --release -p gdl-codegen --example uct_rate -- GAME [MS] [REASONER] [TURNS]`
+//! `cargo run --release -p gdl-codegen --example uct_rate -- GAME [MS] [REASONER] [TURNS] [TREE_MB]`
 //! (MS: milliseconds a turn, default 500; REASONER: compiled, default, or
-//! propnet; TURNS: the most turns searched, default all).
+//! propnet; TURNS: the most turns searched, default all; TREE_MB: the
+//! tree's memory cap, default 1024, as the player's `--tree-mb`).
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -20,12 +21,12 @@ use gdl_runtime::{Game, Move, Rng};
 
 /// Searches `per_turn` at each position of a seeded random match of `game`;
 /// a line per turn.
-fn play<G: Game>(game: &G, per_turn: Duration, max_turns: usize)
+fn play<G: Game>(game: &G, per_turn: Duration, max_turns: usize, tree_bytes: usize)
 where
     G::State: Send + 'static,
 {
     let stop = AtomicBool::new(false);
-    let mut tree = Tree::new(game, game.initial_state(), 1 << 30, 1);
+    let mut tree = Tree::new(game, game.initial_state(), tree_bytes, 1);
     let mut rates = Vec::new();
     let mut rng = Rng::new(7);
     let mut buf = Vec::new();
@@ -70,7 +71,7 @@ where
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: uct_rate GAME [MS] [compiled|propnet] [TURNS]");
+        eprintln!("usage: uct_rate GAME [MS] [compiled|propnet] [TURNS] [TREE_MB]");
         std::process::exit(2);
     };
     let ms = args.get(1).and_then(|m| m.parse().ok()).unwrap_or(500);
@@ -79,6 +80,8 @@ fn main() {
         .get(3)
         .and_then(|m| m.parse().ok())
         .unwrap_or(usize::MAX);
+    let tree_mb: usize = args.get(4).and_then(|m| m.parse().ok()).unwrap_or(1024);
+    let tree_bytes = tree_mb << 20;
     let rules = std::fs::read(path).unwrap_or_else(|e| {
         eprintln!("{path}: {e}");
         std::process::exit(2)
@@ -88,10 +91,10 @@ fn main() {
             let fe = front::run_bytes(path, &rules, &Options::default());
             let program = fe.valid_program().expect("valid rules");
             let gp = ground::ground(program, &Budget::default()).expect("grounds");
-            play(&Propnet::new(&gp), per_turn, max_turns);
+            play(&Propnet::new(&gp), per_turn, max_turns, tree_bytes);
         }
         _ => match loaded::load(path, &rules, &LoadOptions::default()) {
-            Ok(game) => play(&game, per_turn, max_turns),
+            Ok(game) => play(&game, per_turn, max_turns, tree_bytes),
             Err(e) => {
                 eprintln!("{path}: {e}");
                 std::process::exit(1);

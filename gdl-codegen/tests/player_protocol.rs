@@ -4,7 +4,7 @@
 //! vanished one, an unknown match id, rules that do not check, PREVIEW,
 //! upper-case messages; the background work (grounding, the compiled build
 //! and its cargo) cancelled by ABORT, PREVIEW's build joined or found by
-//! START, and the steps before a search skipped when no time is left.
+//! START, and the steps before a search deferred when no time is left.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -569,10 +569,10 @@ fn preview_starts_the_build_that_start_joins_then_finds() {
 
 /// A play clock under the margin leaves no time before the search must
 /// stop: the compaction of trees past half their cap (1 MiB, which the
-/// start clock fills) is skipped (they restart at the new state) and the
+/// start clock fills) is deferred (they move their root in place) and the
 /// log says so; every reply is still a move of the game.
 #[test]
-fn with_no_time_left_the_compaction_is_skipped() {
+fn with_no_time_left_the_compaction_is_deferred() {
     let logs = fresh_dir("player_protocol_steps_log");
     let mut small = config(Duration::from_secs(5), Some(&logs));
     small.search.tree_bytes = 1 << 20;
@@ -591,6 +591,6 @@ fn with_no_time_left_the_compaction_is_skipped() {
         .iter()
         .find(|l| l["step"] == "compact")
         .unwrap_or_else(|| panic!("no compaction step logged: {lines:?}"));
-    assert_eq!(skipped["action"], "skipped", "{skipped}");
+    assert_eq!(skipped["action"], "deferred", "{skipped}");
     assert!(skipped["estimate_ms"].as_f64().is_some(), "{skipped}");
 }

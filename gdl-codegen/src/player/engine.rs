@@ -36,9 +36,12 @@ pub trait Engine: Send {
     fn restart(&mut self, joint: &[String]) -> Result<(), String>;
     /// Nodes in the trees.
     fn nodes(&self) -> usize;
-    /// Nodes the next [`Engine::advance`] walks to compact the trees (0
-    /// when they only re-root).
-    fn compaction_nodes(&self) -> usize;
+    /// About how many nodes a compaction of the trees after `joint` keeps
+    /// (what it costs; 0 when none is due).
+    fn kept_by(&self, joint: &[String]) -> Result<usize, String>;
+    /// Plays the joint move, the trees re-rooted in place without a
+    /// compaction.
+    fn advance_in_place(&mut self, joint: &[String]) -> Result<(), String>;
     /// Searches until `until` or until `stop` is raised.
     fn search(&mut self, until: Instant, stop: &AtomicBool) -> SearchReport;
     /// The move `role` should play now (GDL text); `None` when it has none.
@@ -168,8 +171,21 @@ where
         self.trees.iter().map(Tree::len).sum()
     }
 
-    fn compaction_nodes(&self) -> usize {
-        self.trees.iter().map(Tree::compaction_nodes).sum()
+    fn kept_by(&self, joint: &[String]) -> Result<usize, String> {
+        let moves = self.joint_moves(joint)?;
+        Ok(self
+            .trees
+            .iter()
+            .map(|t| t.kept_by(&*self.game, &moves))
+            .sum())
+    }
+
+    fn advance_in_place(&mut self, joint: &[String]) -> Result<(), String> {
+        let moves = self.checked_moves(joint)?;
+        for tree in &mut self.trees {
+            tree.advance_in_place(&*self.game, &moves);
+        }
+        Ok(())
     }
 
     fn search(&mut self, until: Instant, stop: &AtomicBool) -> SearchReport {

@@ -230,13 +230,27 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         line.front().map(|&m| (*r, m))
     }
 
-    /// Nodes a move of the root would walk to compact the tree: none until
-    /// the tree passes half its memory cap (the root moves in place, the
-    /// nodes it leaves behind kept until then).
-    pub fn compaction_nodes(&self) -> usize {
-        match self.bytes > self.max_bytes / 2 {
-            true => self.nodes.len(),
-            false => 0,
+    /// Whether the next move of the root compacts the tree: once it passes
+    /// half its memory cap (until then the root moves in place, the nodes
+    /// it leaves behind kept).
+    pub fn compaction_due(&self) -> bool {
+        self.bytes > self.max_bytes / 2
+    }
+
+    /// About how many nodes a compaction after `joint` keeps (what it
+    /// costs): the visits of the node `joint` leads to, which bound the
+    /// nodes added below it; 0 when no compaction is due or the move
+    /// leaves the tree.
+    pub fn kept_by<G: Game<State = S>>(&self, game: &G, joint: &[Move]) -> usize {
+        if !self.compaction_due() {
+            return 0;
+        }
+        let next = game.next_state_unchecked(self.root_state(), joint);
+        match self.table.get(&hash_of(&next)) {
+            Some(&id) if self.nodes[id as usize].state == next => {
+                (self.nodes[id as usize].visits as usize + 1).min(self.nodes.len())
+            }
+            _ => 0,
         }
     }
 
@@ -535,8 +549,25 @@ impl<S: Clone + Eq + Hash> Tree<S> {
 
     /// Moves the root to the state after `joint`, keeping the subtree below
     /// it; the rest is dropped when the tree passes half its cap
-    /// ([`Tree::compaction_nodes`]).
+    /// ([`Tree::compaction_due`]).
     pub fn advance<G: Game<State = S>>(&mut self, game: &G, joint: &[Move])
+    where
+        S: Send + 'static,
+    {
+        self.advance_with(game, joint, true);
+    }
+
+    /// [`Tree::advance`] without the compaction: the root moves in place,
+    /// every node kept (a compaction that does not fit the turn waits for
+    /// one that does; a full tree only stops growing meanwhile).
+    pub fn advance_in_place<G: Game<State = S>>(&mut self, game: &G, joint: &[Move])
+    where
+        S: Send + 'static,
+    {
+        self.advance_with(game, joint, false);
+    }
+
+    fn advance_with<G: Game<State = S>>(&mut self, game: &G, joint: &[Move], compact: bool)
     where
         S: Send + 'static,
     {
@@ -547,7 +578,7 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         match child {
             Some(id) => {
                 self.root = id;
-                if self.compaction_nodes() > 0 {
+                if compact && self.compaction_due() {
                     self.compact();
                 }
             }

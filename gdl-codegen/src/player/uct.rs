@@ -50,17 +50,6 @@ pub struct Stat {
     pub total: f64,
 }
 
-impl Stat {
-    /// The mean reward, 0 when unvisited.
-    pub fn mean(&self) -> f64 {
-        if self.visits == 0 {
-            0.0
-        } else {
-            self.total / f64::from(self.visits)
-        }
-    }
-}
-
 /// One move of one role at a node: its statistics and, at a node where at
 /// most one role has a choice, the child it leads to.
 #[derive(Clone, Copy)]
@@ -246,12 +235,21 @@ impl<S: Clone + Eq + Hash> Tree<S> {
             return 0;
         }
         let next = game.next_state_unchecked(self.root_state(), joint);
-        match self.table.get(&hash_of(&next)) {
-            Some(&id) if self.nodes[id as usize].state == next => {
-                (self.nodes[id as usize].visits as usize + 1).min(self.nodes.len())
-            }
-            _ => 0,
-        }
+        self.find(&next).map_or(0, |id| {
+            (self.nodes[id as usize].visits as usize + 1).min(self.nodes.len())
+        })
+    }
+
+    /// The node of `state` in the table, if any.
+    fn find(&self, state: &S) -> Option<u32> {
+        let &id = self.table.get(&hash_of(state))?;
+        (self.nodes[id as usize].state == *state).then_some(id)
+    }
+
+    /// The indices in `edges` of every role's moves at node `id`.
+    fn edges_of(&self, id: u32) -> std::ops::Range<usize> {
+        let last = self.ends[id as usize * self.roles + self.roles - 1];
+        self.nodes[id as usize].edges as usize..last as usize
     }
 
     /// The indices in `edges` of `role`'s moves at node `id`.
@@ -314,11 +312,8 @@ impl<S: Clone + Eq + Hash> Tree<S> {
     /// The node of `state`: the one already in the table, else a new one
     /// (`None` when the tree is full).
     fn node_for<G: Game<State = S>>(&mut self, game: &G, state: &S) -> Option<u32> {
-        let hash = hash_of(state);
-        if let Some(&id) = self.table.get(&hash) {
-            if self.nodes[id as usize].state == *state {
-                return Some(id);
-            }
+        if let Some(id) = self.find(state) {
+            return Some(id);
         }
         if self.bytes >= self.max_bytes {
             return None;
@@ -641,10 +636,12 @@ impl<S: Clone + Eq + Hash> Tree<S> {
     /// Its cost follows the nodes kept, not the tree: the kept nodes are
     /// copied (their states cloned) into new arenas, and the old ones
     /// (most of the tree, after a few turns) are freed on a thread of
-    /// their own, as [`Tree::restart`] frees a whole tree. Moving every node
-    /// out of the old list instead took 1.3 µs a node on breakthrough: a
-    /// 1.3 M-node tree made the first compaction of a match 1.7 s, the
-    /// reply 0.8 s late.
+    /// their own, as [`Tree::restart`] frees a whole tree. Moving every
+    /// node out of the old list first made it follow the tree: 174 ms for
+    /// a 1.1 M-node tree of breakthrough, 92 ms now (`examples/uct_rate`,
+    /// 8 s a turn). What it keeps can still be most of the tree (900 K of
+    /// 1.3 M nodes after breakthrough's first move, 1.6 s under load):
+    /// [`Tree::kept_by`] estimates it, so that the turn can defer it.
     fn compact(&mut self)
     where
         S: Send + 'static,
@@ -662,7 +659,7 @@ impl<S: Clone + Eq + Hash> Tree<S> {
             }
             i += 1;
         }
-        let kept_edges: usize = order.iter().map(|&id| self.edge_count(id)).sum();
+        let kept_edges: usize = order.iter().map(|&id| self.edges_of(id).len()).sum();
         let mut nodes = Vec::with_capacity(order.len() + self.last_added);
         let mut edges = Vec::with_capacity(
             kept_edges + self.edges.len() / self.nodes.len().max(1) * self.last_added,
@@ -674,8 +671,7 @@ impl<S: Clone + Eq + Hash> Tree<S> {
         for &id in &order {
             let node = &self.nodes[id as usize];
             let at = id as usize * self.roles;
-            let first = node.edges as usize;
-            let last = self.ends[at + self.roles - 1] as usize;
+            let (first, last) = (node.edges as usize, self.edges_of(id).end);
             let shift = edges.len() as i64 - first as i64;
             edges.extend(self.edges[first..last].iter().map(|e| Edge {
                 child: match e.child {
@@ -713,12 +709,6 @@ impl<S: Clone + Eq + Hash> Tree<S> {
             std::mem::replace(&mut self.table, table),
         );
         free_later(old);
-    }
-
-    /// How many edges node `id` has, over all roles.
-    fn edge_count(&self, id: u32) -> usize {
-        let last = self.ends[id as usize * self.roles + self.roles - 1];
-        (last - self.nodes[id as usize].edges) as usize
     }
 }
 
@@ -765,8 +755,8 @@ fn ucb_pick(edges: &[Edge], visits: u32, rng: &mut Rng) -> usize {
         .map_or(0, |(i, _)| i)
 }
 
-/// Frees `value` on a thread of its own: the nodes of a tree each hold
-/// several allocations, and a turn need not wait for their freeing.
+/// Frees `value` on a thread of its own: each node's state may hold an
+/// allocation, and a turn need not wait for millions of them to be freed.
 fn free_later<T: Send + 'static>(value: T) {
     std::thread::spawn(move || drop(value));
 }

@@ -148,9 +148,7 @@ impl Steps {
         let mut total = SearchReport::default();
         loop {
             let more = self.collect(later);
-            if self.pending.is_some() {
-                self.switch(engine, None, history, stop_at, log);
-            }
+            self.switch(engine, None, history, stop_at, log);
             let until = match more {
                 true => stop_at.min(Instant::now() + START_SLICE),
                 false => stop_at,

@@ -138,7 +138,7 @@ fn unit_word_ops(u: &Unit, v: &[u64]) -> usize {
         Some(words) => words
             .iter()
             .flat_map(|w| &w.shapes)
-            .map(|s| s.windows.len() + 1)
+            .map(planes::ShapeMask::ops)
             .sum(),
         None => u
             .bodies()

@@ -5,8 +5,18 @@
 //!
 //! The literals then join the reader's word-mask tests and its guard, and
 //! the atom itself is only computed if something still reads it.
+//!
+//! An atom laid out in a plane is not inlined into a reader that is in a
+//! plane too: the reader's plane is computed a word at a time only while
+//! every member reads its neighbours at the same distances, and the ends of
+//! a ray (reversi's `affected` next to the move, with one body) would
+//! otherwise put their own literals in a few members' bodies only. Read as
+//! a window of its plane, it costs one shift for the whole word.
+
+use std::collections::HashSet;
 
 use super::conj::Conj;
+use super::layout::Layout;
 use super::{Atoms, Bodies};
 use crate::ground::GroundProgram;
 
@@ -15,18 +25,25 @@ pub const MAX_INLINE: usize = 4;
 
 /// Inlines small conjunctions into their readers, component by component in
 /// topological order, so that a reader sees its inputs already inlined.
-pub fn inline_conjunctions(gp: &GroundProgram, atoms: &Atoms, bodies: &mut Bodies) {
+pub fn inline_conjunctions(
+    gp: &GroundProgram,
+    layout: &Layout,
+    atoms: &Atoms,
+    bodies: &mut Bodies,
+) {
     let ni = gp.num_inputs;
     let reads = read_counts(gp, atoms, bodies);
+    let planed: HashSet<u32> = layout.planes.iter().flatten().copied().collect();
     for comp in &gp.components {
         if comp.cyclic {
             continue;
         }
         for a in comp.start..comp.end {
+            let keep = |b: u32| planed.contains(&a) && planed.contains(&b);
             let conjs = std::mem::take(&mut bodies[(a - ni) as usize]);
             let conjs = conjs
                 .into_iter()
-                .filter_map(|c| inline_conj(c, atoms, bodies, &reads))
+                .filter_map(|c| inline_conj(c, atoms, bodies, &reads, keep))
                 .collect();
             bodies[(a - ni) as usize] = conjs;
         }
@@ -49,7 +66,14 @@ fn read_counts(gp: &GroundProgram, atoms: &Atoms, bodies: &Bodies) -> Vec<u32> {
 
 /// One conjunction with its inlinable literals replaced; `None` when it can
 /// never hold.
-fn inline_conj(c: Conj, atoms: &Atoms, bodies: &Bodies, reads: &[u32]) -> Option<Conj> {
+/// `keep(b)`: atom `b` stays a literal whatever its bodies.
+fn inline_conj(
+    c: Conj,
+    atoms: &Atoms,
+    bodies: &Bodies,
+    reads: &[u32],
+    keep: impl Fn(u32) -> bool,
+) -> Option<Conj> {
     let ni = atoms.inputs;
     let mut lits = Vec::with_capacity(c.lits.len());
     for (p, neg) in c.lits {
@@ -59,7 +83,7 @@ fn inline_conj(c: Conj, atoms: &Atoms, bodies: &Bodies, reads: &[u32]) -> Option
         };
         // An output is computed anyway: reading it is cheaper than repeating
         // its rule.
-        if atoms.is_cyclic(b) || atoms.outputs.contains(&b) {
+        if atoms.is_cyclic(b) || atoms.outputs.contains(&b) || keep(b) {
             lits.push((p, neg));
             continue;
         }

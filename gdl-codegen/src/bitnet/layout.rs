@@ -179,11 +179,16 @@ fn plane_layout(
     let mut words_used = 0u32;
     let mut placed = Vec::new();
     for class in &found.classes {
-        if only.is_some_and(|o| !o.contains(&class[0]))
-            || class
-                .iter()
-                .any(|&a| derived_pos[(a - ni) as usize] != u32::MAX)
+        if only.is_some_and(|o| !o.contains(&class[0])) {
+            continue;
+        }
+        if class
+            .iter()
+            .any(|&a| derived_pos[(a - ni) as usize] != u32::MAX)
         {
+            if in_place(class, found, derived_pos, ni) {
+                placed.push(class.clone());
+            }
             continue;
         }
         let anchors: Vec<u32> = class
@@ -222,6 +227,20 @@ fn plane_layout(
         base + words_used * 64
     };
     (placed, free)
+}
+
+/// Whether a class whose atoms are placed already (outputs: `next`'s region
+/// mirrors the state) lies as a plane would: every atom a whole number of
+/// words from its anchor, the same for all.
+fn in_place(class: &[u32], found: &planes::Classes, derived_pos: &[u32], ni: u32) -> bool {
+    let offset = |a: u32| {
+        let pos = derived_pos[(a - ni) as usize];
+        let anchor = found.anchor[(a - ni) as usize]?;
+        let d = i64::from(pos) - i64::from(anchor);
+        (pos != u32::MAX && d.rem_euclid(64) == 0).then_some(d)
+    };
+    let first = offset(class[0]);
+    first.is_some() && class.iter().all(|&a| offset(a) == first)
 }
 
 impl Layout {

@@ -216,7 +216,7 @@ fn build_with(gp: &GroundProgram, params: &Params, choice: Option<PlaneChoice>) 
         .collect();
     let keep = frames::take_frames(gp, &layout, &atoms, &mut bodies);
     substitute::under_guards(gp, &layout, &atoms, &mut bodies);
-    inline::inline_conjunctions(gp, &atoms, &mut bodies);
+    inline::inline_conjunctions(gp, &layout, &atoms, &mut bodies);
     let dispatch = dispatch::take_dispatched(gp, &layout, &atoms, &mut bodies, params);
     let move_sets = move_sets::take_move_sets(&mut layout, &atoms, &mut bodies);
     let demand = demand::compute(gp, &layout, &atoms, &bodies, &move_sets, &dispatch.reads);

@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::conj::Conj;
 use super::families::word_shape;
+use super::layout::TRUE_BIT;
 use crate::ground::{AtomId, GroundProgram};
 
 /// Members a class needs to be laid out as a plane.
@@ -328,14 +329,27 @@ fn collect_classes(parent: &mut [u32], anchor: &[Option<u32>], ni: u32) -> Vec<V
 /// from bit `start` (negative: below the vector), negated or not.
 pub type Window = (i64, bool);
 
-/// One rule shape of a plane word: the windows to AND, and the members (bits
-/// of the word) whose atom has a rule of that shape.
+/// One rule shape of a plane word: the windows to AND, the bits every
+/// member reads at the same place (each all ones or all zeros over the
+/// word), and the members (bits of the word) whose atom has a rule of that
+/// shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShapeMask {
     /// The windows.
     pub windows: Vec<Window>,
+    /// The fixed bits (position, negated): a frame rule's "this side
+    /// moved", the same bit for every square.
+    pub fixed: Vec<(u32, bool)>,
     /// The members having it.
     pub mask: u64,
+}
+
+impl ShapeMask {
+    /// Its cost in word operations: a window or fixed bit each, and the
+    /// mask.
+    pub fn ops(&self) -> usize {
+        self.windows.len() + self.fixed.len() + 1
+    }
 }
 
 /// A word of a plane, computed as an OR of masked ANDs.
@@ -347,30 +361,70 @@ pub struct PlaneWord {
     pub shapes: Vec<ShapeMask>,
 }
 
+/// A rule shape's literals: windows relative to the plane word, and fixed
+/// bits.
+type ShapeKey = (Vec<Window>, Vec<(u32, bool)>);
+
 /// The plane words computing `atoms` (bit position and final bodies), if
 /// their bodies are regular enough for word operations to pay: every body a
 /// plain conjunction, at least two members per rule shape and word on
 /// average, and [`MIN_WORD_MEMBERS`] per word.
+///
+/// A literal is read as a window (at the same distance from every member)
+/// unless more members read its bit than read it at its distance: then it
+/// is a fixed bit, broadcast over the word.
 pub fn plane_words(atoms: &[(u32, Vec<Conj>)]) -> Option<Vec<PlaneWord>> {
-    let mut words: BTreeMap<u32, BTreeMap<Vec<Window>, u64>> = BTreeMap::new();
+    if atoms.iter().any(|(_, conjs)| {
+        conjs.is_empty()
+            || conjs.iter().any(|c| {
+                !c.any.is_empty() || c.lits.is_empty() || c.lits.iter().any(|l| l.0 >= TRUE_BIT)
+            })
+    }) {
+        return None;
+    }
+    let window = |pos: u32, p: u32| i64::from(p) - i64::from(pos) + i64::from(pos & !63);
+    // Members reading each bit, and each window of each word.
+    let mut by_bit: HashMap<u32, u32> = HashMap::new();
+    let mut by_window: HashMap<(u32, i64), u32> = HashMap::new();
     for (pos, conjs) in atoms {
-        if conjs.is_empty() || conjs.iter().any(|c| !c.any.is_empty() || c.lits.is_empty()) {
-            return None;
-        }
-        let word_base = i64::from(pos & !63);
-        let shapes = words.entry(pos >> 6).or_default();
-        for c in conjs {
-            let mut w: Vec<Window> = c
-                .lits
-                .iter()
-                .map(|&(p, neg)| (i64::from(p) - i64::from(*pos) + word_base, neg))
-                .collect();
-            w.sort_unstable();
-            *shapes.entry(w).or_default() |= 1 << (pos & 63);
+        let mut bits: Vec<u32> = conjs
+            .iter()
+            .flat_map(|c| c.lits.iter().map(|l| l.0))
+            .collect();
+        bits.sort_unstable();
+        bits.dedup();
+        for p in bits {
+            *by_bit.entry(p).or_default() += 1;
+            *by_window.entry((pos >> 6, window(*pos, p))).or_default() += 1;
         }
     }
+    let mut words: BTreeMap<u32, BTreeMap<ShapeKey, u64>> = BTreeMap::new();
+    for (pos, conjs) in atoms {
+        let shapes = words.entry(pos >> 6).or_default();
+        for c in conjs {
+            let (mut w, mut fixed) = (Vec::new(), Vec::new());
+            for &(p, neg) in &c.lits {
+                let at = window(*pos, p);
+                if by_bit[&p] > by_window[&(pos >> 6, at)] {
+                    fixed.push((p, neg));
+                } else {
+                    w.push((at, neg));
+                }
+            }
+            w.sort_unstable();
+            fixed.sort_unstable();
+            *shapes.entry((w, fixed)).or_default() |= 1 << (pos & 63);
+        }
+    }
+    // Members per shape: the rule bodies of all members (each in one
+    // shape), over the shapes of all words.
     let pairs: usize = words.values().map(BTreeMap::len).sum();
-    if pairs * 2 > atoms.len() || atoms.len() < MIN_WORD_MEMBERS * words.len() {
+    let bodies: u32 = words
+        .values()
+        .flat_map(|w| w.values())
+        .map(|m| m.count_ones())
+        .sum();
+    if pairs * 2 > bodies as usize || atoms.len() < MIN_WORD_MEMBERS * words.len() {
         return None;
     }
     Some(
@@ -380,7 +434,11 @@ pub fn plane_words(atoms: &[(u32, Vec<Conj>)]) -> Option<Vec<PlaneWord>> {
                 word,
                 shapes: shapes
                     .into_iter()
-                    .map(|(windows, mask)| ShapeMask { windows, mask })
+                    .map(|((windows, fixed), mask)| ShapeMask {
+                        windows,
+                        fixed,
+                        mask,
+                    })
                     .collect(),
             })
             .collect(),
@@ -536,6 +594,36 @@ mod tests {
         assert_eq!(words[0].shapes[0].mask, 0x5555);
     }
 
+    /// Members of many rules each (reversi's `affectedCell`, one rule per
+    /// direction and colour): regular when each shape has two members on
+    /// average, however many shapes a member has.
+    #[test]
+    fn atoms_of_many_rules_are_counted_by_their_bodies() {
+        let atoms: Vec<(u32, Vec<Conj>)> = (0..8)
+            .map(|k| {
+                let bodies = (0..5).map(|d| conj(&[(64 * d + k, false)])).collect();
+                (640 + k, bodies)
+            })
+            .collect();
+        let words = plane_words(&atoms).expect("regular");
+        assert_eq!(words[0].shapes.len(), 5);
+        assert!(words[0].shapes.iter().all(|s| s.mask == 0xff));
+    }
+
+    /// A bit every member reads at the same place (a frame rule's "this
+    /// side moved") is fixed, not a window: one shape for all.
+    #[test]
+    fn a_bit_read_by_every_member_is_fixed() {
+        let atoms: Vec<(u32, Vec<Conj>)> = (0..8)
+            .map(|k| (192 + 2 * k, vec![conj(&[(2 * k, false), (500, true)])]))
+            .collect();
+        let words = plane_words(&atoms).expect("regular");
+        assert_eq!(words[0].shapes.len(), 1);
+        assert_eq!(words[0].shapes[0].windows, vec![(0, false)]);
+        assert_eq!(words[0].shapes[0].fixed, vec![(500, true)]);
+        assert_eq!(words[0].shapes[0].mask, 0x5555);
+    }
+
     /// Atoms whose bodies all differ are not worth a plane.
     #[test]
     fn irregular_bodies_are_refused() {
@@ -585,6 +673,39 @@ mod tests {
         assert!(put(1, "(put c)") / 64 != put(0, "(put c)") / 64);
         let (_, propnet) = net(RAYS, &Params::PROPNET);
         assert!(propnet.planes.is_empty());
+    }
+
+    /// `next (cell ?i ?c)` keeps a cell not flipped and gives a flipped one
+    /// to the side in control. Its atoms sit in `next`'s region as the
+    /// cells do in the state, so they are a plane, computed after `flipped`;
+    /// `(control x)`, the same bit for every cell, is read as a fixed bit.
+    #[test]
+    fn frame_rules_are_a_plane_with_fixed_bits() {
+        use crate::bitnet::testing::{fluent, net};
+        use crate::bitnet::Params;
+        use crate::ground::Output;
+        const RAYS: &str = include_str!("../../tests/games/rays.kif");
+        let (gp, n) = net(RAYS, &Params::COMPILED);
+        let Output::Atom(kept) = gp.next[fluent(&gp, "(cell c x)") as usize] else {
+            panic!("next (cell c x) is an atom")
+        };
+        let plane = n
+            .planes
+            .iter()
+            .find(|p| p.atoms.contains(&kept.0))
+            .expect("next (cell ..) is a plane");
+        assert!(!plane.cyclic);
+        let bodies: Vec<(u32, Vec<Conj>)> = plane
+            .atoms
+            .iter()
+            .map(|&a| (n.layout.pos(AtomId(a)), n.bodies_of(a).to_vec()))
+            .collect();
+        let words = plane_words(&bodies).expect("regular");
+        let control = fluent(&gp, "(control x)");
+        assert!(words
+            .iter()
+            .flat_map(|w| &w.shapes)
+            .any(|s| s.fixed == vec![(control, false)]));
     }
 
     #[test]

@@ -168,6 +168,24 @@ pub fn plane_word(word: &PlaneWord, nv: usize) -> TokenStream {
                     }
                 })
                 .collect();
+            // A fixed bit as all ones or all zeros: `0 - bit` when it must
+            // hold, `bit - 1` when it must not.
+            ands.extend(s.fixed.iter().map(|&(p, neg)| {
+                let w = Literal::usize_unsuffixed((p >> 6) as usize);
+                // No `>> 0` (clippy's `identity_op`).
+                let bit = match p & 63 {
+                    0 => quote!(v[#w] & 1),
+                    b => {
+                        let b = Literal::u32_unsuffixed(b);
+                        quote!((v[#w] >> #b) & 1)
+                    }
+                };
+                if neg {
+                    quote!((#bit).wrapping_sub(1))
+                } else {
+                    quote!(0u64.wrapping_sub(#bit))
+                }
+            }));
             // A whole word needs no mask (clippy's `identity_op`).
             if s.mask != u64::MAX {
                 let mask = Literal::u64_unsuffixed(s.mask);

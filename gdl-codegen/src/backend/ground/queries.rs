@@ -494,7 +494,7 @@ impl Printer {
     fn plane_word_item(&self, pw: &PlaneWord) -> Item {
         let x = expr::plane_word(pw, self.value_words);
         let w = lit_usize(pw.word as usize);
-        let weight: usize = pw.shapes.iter().map(|s| s.windows.len() + 1).sum();
+        let weight: usize = pw.shapes.iter().map(planes::ShapeMask::ops).sum();
         (quote!(v[#w] |= #x;), weight)
     }
 

@@ -92,6 +92,9 @@ pub struct Unit {
     /// Whether the unit is a plane's ([`super::planes`]): its atoms are
     /// computed word by word where their bodies allow.
     pub plane: bool,
+    /// Whether the unit is a plane reading moves (a ray seeded by the
+    /// move: empty but near the move's square).
+    pub seeded: bool,
     level: u32,
     demand: Option<Vec<u32>>,
     guard: Option<BitLit>,
@@ -380,6 +383,7 @@ fn units(net: &Net, need: &[bool]) -> Vec<Unit> {
                 cyclic: net.planes[k].cyclic,
                 tested: Vec::new(),
                 plane: true,
+                seeded: net.planes[k].reads_moves,
             });
             unit.atoms.extend(atoms);
             continue;
@@ -400,6 +404,7 @@ fn units(net: &Net, need: &[bool]) -> Vec<Unit> {
                 cyclic: comp.cyclic,
                 tested: Vec::new(),
                 plane: false,
+                seeded: false,
             },
             guards,
         ));

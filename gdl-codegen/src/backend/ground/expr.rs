@@ -191,6 +191,10 @@ pub fn plane_word(word: &PlaneWord, nv: usize) -> TokenStream {
                 let mask = Literal::u64_unsuffixed(s.mask);
                 ands.push(format!("{:#x}", s.mask).parse().unwrap_or(quote!(#mask)));
             }
+            // Nothing left to test (a ray's step with no other factor).
+            if ands.is_empty() {
+                ands.push(quote!(u64::MAX));
+            }
             quote!(#(#ands)&*)
         })
         .collect();

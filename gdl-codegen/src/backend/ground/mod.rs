@@ -27,6 +27,7 @@ mod incremental;
 mod module;
 mod moves;
 mod queries;
+mod rays;
 pub use queries::{code_size, CodeSize};
 pub mod tables;
 

@@ -446,7 +446,7 @@ impl Printer {
         if unit.plane {
             let atoms: Vec<(u32, Vec<Conj>)> = unit.bodies().collect();
             if let Some(words) = planes::plane_words(&atoms) {
-                return self.plane_items(unit.cyclic, &words, out);
+                return self.plane_items(unit, &words, out);
             }
         }
         let mut items = Vec::new();
@@ -484,8 +484,19 @@ impl Printer {
     }
 
     /// The statements computing a plane's atoms word by word.
-    fn plane_items(&mut self, cyclic: bool, words: &[PlaneWord], out: &mut Vec<Item>) {
-        let items = words.iter().map(|pw| self.plane_word_item(pw)).collect();
+    fn plane_items(&mut self, unit: &Unit, words: &[PlaneWord], out: &mut Vec<Item>) {
+        let cyclic = unit.cyclic;
+        let items: Vec<Item> = words.iter().map(|pw| self.plane_word_item(pw)).collect();
+        // A recursive plane small enough for one function: its loop-invariant
+        // factors hoisted (they need locals, so it is never split).
+        let weight: usize = items.iter().map(|i| i.1).sum();
+        if cyclic && weight <= CHUNK_WEIGHT {
+            let stmt = super::rays::fixpoint(words, self.value_words, unit.seeded);
+            if let Some(stmt) = stmt {
+                out.push((stmt, weight));
+                return;
+            }
+        }
         let ws: Vec<u32> = words.iter().map(|pw| pw.word).collect();
         self.fixpoint_items(cyclic, &ws, items, out);
     }

@@ -6,14 +6,16 @@
 //! The literals then join the reader's word-mask tests and its guard, and
 //! the atom itself is only computed if something still reads it.
 //!
-//! An atom laid out in a plane is not inlined into a reader that is in a
-//! plane too: the reader's plane is computed a word at a time only while
-//! every member reads its neighbours at the same distances, and the ends of
-//! a ray (reversi's `affected` next to the move, with one body) would
-//! otherwise put their own literals in a few members' bodies only. Read as
-//! a window of its plane, it costs one shift for the whole word.
+//! An atom laid out in a plane is not inlined into a reader in another
+//! plane: the reader's plane is computed a word at a time only while every
+//! member reads its neighbours at the same distances, and the ends of a ray
+//! (reversi's `affected` next to the move, with one body) would otherwise
+//! put their own literals in a few of `affectedCell`'s bodies only. Read as
+//! a window of its plane, it costs one shift for the whole word. Within one
+//! plane (a ray reading its own end) it is inlined as before: a short ray
+//! is cheaper atom by atom, in one pass, than iterated as a plane.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use super::conj::Conj;
 use super::layout::Layout;
@@ -33,13 +35,18 @@ pub fn inline_conjunctions(
 ) {
     let ni = gp.num_inputs;
     let reads = read_counts(gp, atoms, bodies);
-    let planed: HashSet<u32> = layout.planes.iter().flatten().copied().collect();
+    let class_of: HashMap<u32, usize> = layout
+        .planes
+        .iter()
+        .enumerate()
+        .flat_map(|(k, c)| c.iter().map(move |&a| (a, k)))
+        .collect();
     for comp in &gp.components {
         if comp.cyclic {
             continue;
         }
         for a in comp.start..comp.end {
-            let keep = |b: u32| planed.contains(&a) && planed.contains(&b);
+            let keep = |b: u32| matches!((class_of.get(&a), class_of.get(&b)), (Some(x), Some(y)) if x != y);
             let conjs = std::mem::take(&mut bodies[(a - ni) as usize]);
             let conjs = conjs
                 .into_iter()

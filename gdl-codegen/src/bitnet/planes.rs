@@ -371,8 +371,11 @@ type ShapeKey = (Vec<Window>, Vec<(u32, bool)>);
 /// average, and [`MIN_WORD_MEMBERS`] per word.
 ///
 /// A literal is read as a window (at the same distance from every member)
-/// unless more members read its bit than read it at its distance: then it
-/// is a fixed bit, broadcast over the word.
+/// unless more members read its bit than read it at its distance, and at
+/// least [`MIN_WORD_MEMBERS`]: then it is a fixed bit, broadcast over the
+/// word. (A bit read by a few members only, one disk of Hanoi's for its
+/// pegs' frame rules, splits the plane into shapes of a few members each;
+/// atom by atom, those members share a guard on it instead.)
 pub fn plane_words(atoms: &[(u32, Vec<Conj>)]) -> Option<Vec<PlaneWord>> {
     if atoms.iter().any(|(_, conjs)| {
         conjs.is_empty()
@@ -405,7 +408,8 @@ pub fn plane_words(atoms: &[(u32, Vec<Conj>)]) -> Option<Vec<PlaneWord>> {
             let (mut w, mut fixed) = (Vec::new(), Vec::new());
             for &(p, neg) in &c.lits {
                 let at = window(*pos, p);
-                if by_bit[&p] > by_window[&(pos >> 6, at)] {
+                let readers = by_bit[&p];
+                if readers > by_window[&(pos >> 6, at)] && readers as usize >= MIN_WORD_MEMBERS {
                     fixed.push((p, neg));
                 } else {
                     w.push((at, neg));
@@ -494,6 +498,27 @@ fn via_move_planes(c: &Conj, layout: &super::layout::Layout) -> (Conj, bool) {
     )
 }
 
+/// `conjs` without the bodies another body's literals are a subset of
+/// (`a | (a & !b)` is `a`): a frame rule kept "unless a move" and also
+/// kept outright would otherwise cost a shape, and a move plane, for
+/// nothing.
+fn absorbed(conjs: &[Conj]) -> Vec<Conj> {
+    let plain = |c: &Conj| c.any.is_empty();
+    let covers =
+        |a: &Conj, b: &Conj| plain(a) && plain(b) && a.lits.iter().all(|l| b.lits.contains(l));
+    conjs
+        .iter()
+        .enumerate()
+        .filter(|&(i, c)| {
+            !conjs
+                .iter()
+                .enumerate()
+                .any(|(j, d)| j != i && covers(d, c) && (d.lits.len() < c.lits.len() || j < i))
+        })
+        .map(|(_, c)| c.clone())
+        .collect()
+}
+
 /// The classes the layout placed whose final bodies are regular
 /// ([`plane_words`]), whose components lie within the class, and which are
 /// not word families already ([`super::families`]): each is then one unit.
@@ -520,7 +545,7 @@ pub fn regular(
         let with_bodies: Vec<(u32, Vec<Conj>)> = atoms
             .iter()
             .map(|&a| {
-                let conjs = bodies[(a - ni) as usize]
+                let conjs = absorbed(&bodies[(a - ni) as usize])
                     .iter()
                     .map(|c| {
                         let (c, moved) = via_move_planes(c, layout);
@@ -622,6 +647,27 @@ mod tests {
         assert_eq!(words[0].shapes[0].windows, vec![(0, false)]);
         assert_eq!(words[0].shapes[0].fixed, vec![(500, true)]);
         assert_eq!(words[0].shapes[0].mask, 0x5555);
+    }
+
+    /// A bit read by a few members only (one Hanoi disk's, for its pegs'
+    /// frame rules) is not broadcast: each member reads it at another
+    /// distance, so the bodies are not regular.
+    #[test]
+    fn a_bit_read_by_few_members_is_not_fixed() {
+        let atoms: Vec<(u32, Vec<Conj>)> = (0..8)
+            .map(|k| (192 + 2 * k, vec![conj(&[(2 * k, false), (500 + k / 4, true)])]))
+            .collect();
+        assert!(plane_words(&atoms).is_none());
+    }
+
+    /// A body implied by another of the same atom adds nothing.
+    #[test]
+    fn bodies_implied_by_others_are_absorbed() {
+        let a = conj(&[(3, false)]);
+        let a_not_b = conj(&[(3, false), (9, true)]);
+        let c = conj(&[(4, false), (9, false)]);
+        let twice = absorbed(&[a_not_b.clone(), a.clone(), c.clone(), a.clone()]);
+        assert_eq!(twice, vec![a, c]);
     }
 
     /// Atoms whose bodies all differ are not worth a plane.

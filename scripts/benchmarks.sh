@@ -42,7 +42,7 @@ function base(path) { sub(/.*\//, "", path); sub(/\.kif$|\.lisp$/, "", path); re
 
 # What made each results file, in the order of the sections.
 known=(corpus-results.tsv corpus-results-ground.tsv corpus-results-lifted.tsv
-       lifted-corpus.tsv lifted-bench.tsv latency-auto.tsv latency-lifted.tsv)
+       lifted-corpus.tsv lifted-bench.tsv lifted-sweep.tsv latency-auto.tsv latency-lifted.tsv)
 
 command_of() {
     case $1 in
@@ -53,6 +53,7 @@ command_of() {
         echo 'GDL_CORPUS_BACKEND=lifted GDL_CORPUS_RESULTS=scripts/corpus-results-lifted.tsv scripts/compiled-corpus.sh' ;;
     lifted-corpus.tsv) echo 'scripts/lifted-corpus.sh > scripts/lifted-corpus.tsv' ;;
     lifted-bench.tsv) echo 'scripts/lifted-bench.sh > scripts/lifted-bench.tsv' ;;
+    lifted-sweep.tsv) echo 'scripts/lifted-sweep.sh' ;;
     latency-auto.tsv) echo 'scripts/latency.sh' ;;
     latency-lifted.tsv) echo 'GDL_LATENCY_BACKEND=lifted scripts/latency.sh' ;;
     *) echo '' ;;
@@ -80,6 +81,12 @@ about_of() {
              "reasoner, default 5): the six benchmark games, which ground, and the games only the" \
              "lifted back end compiles (the \`ok\` lines of lifted-corpus.tsv). Ratios are of" \
              "playouts per second." ;;
+    lifted-sweep.tsv)
+        echo "The lifted back end against the interpreter over every valid corpus game, each in one" \
+             "\`gdl-codegen bench\` run (compiled code forced lifted, seed 1, one thread," \
+             "\`SECONDS_PER_REASONER\` seconds a reasoner, default 2), with the commit measured." \
+             "Games already there for the commit are skipped, so a sweep may span sittings; the" \
+             "summary is of the newest commit's lines." ;;
     latency-*.tsv)
         echo "The time from rules to a built game, per valid corpus game, with \`gdl-runtime\` already" \
              "built (as a player's machine has it): \`emit_s\` every stage but cargo (check, grounding," \
@@ -130,6 +137,16 @@ summary() {
                 if (g == "" && m > 0) g = sprintf("%.1f", exp(lsum / m))
                 printf "%d\t%sx\t%s\t%s (%sx)\n", n, g, (chess == "" ? "-" : chess), base(ming), mins
             }' ;;
+    lifted-sweep.tsv)
+        # games; geometric mean of lifted/interpreter; below 1x; weakest game (of the newest commit)
+        awk -F'\t' "$lib"'
+            $1 == "commit" || NF < 6 { next }
+            { c[NR] = $1; g[NR] = $3; r[NR] = $6; last = $1 }
+            END {
+                for (i in c) if (c[i] == last) { n++; if (r[i] != "-") { x = r[i] + 0; s += log(x); m++
+                    if (x < 1) below++; if (min == "" || x < min) { min = x; ming = g[i] } } }
+                printf "%d\t%.1fx\t%d\t%s (%.2fx)\t%s\n", n, (m ? exp(s / m) : 0), below, base(ming), min, last
+            }' ;;
     latency-*.tsv)
         # games; ok; median, p90, max of total_s; slowest game
         awk -F'\t' "$lib"'
@@ -149,6 +166,7 @@ summary_header() {
     corpus-results*.tsv) echo "games|verdicts|Ok by back end|largest batch build" ;;
     lifted-corpus.tsv) echo "games|ok|emit|build and 10 playouts" ;;
     lifted-bench.tsv) echo "games|lifted/interpreter (geometric mean)|chess.kif, lifted|weakest game" ;;
+    lifted-sweep.tsv) echo "games|lifted/interpreter (geometric mean)|below 1x|weakest game|commit" ;;
     latency-*.tsv) echo "games|ok|rules to built game|slowest" ;;
     *) echo "lines" ;;
     esac
@@ -271,6 +289,12 @@ current() {
             printf "| rules to built game (gdl-runtime prebuilt), %s | %d games: %s; slowest %s | `%s` |\n", b, $2, $3, $4, cmd
         }'
     done
+    f=lifted-sweep.tsv
+    if [ -f "scripts/$f" ]; then
+        summary "$f" <"scripts/$f" | awk -F'\t' -v cmd="$(command_of "$f")" '{
+            printf "| lifted back end / interpreter, every valid corpus game | %s geometric mean over %d games, %d below 1x; weakest %s (at %s) | `%s` |\n", $2, $1, $3, $4, $5, cmd
+        }'
+    fi
     f=lifted-bench.tsv
     if [ -f "scripts/$f" ]; then
         local cmd

@@ -61,7 +61,12 @@ for g in "${games[@]}"; do
     if awk -F'\t' -v c="$commit" -v g="$g" '$1 == c && $3 == g { found = 1 } END { exit !found }' "$results"; then
         continue
     fi
-    timeout "$limit" nice -n "${NICE:-0}" "$bin" bench "$corpus/$g" --reasoner lifted --reasoner interpreter \
+    # The corpus lists our own test games (tests/games/, under gdl-codegen/)
+    # too, one of them a second time read case-sensitively.
+    path=$corpus/$g flags=()
+    case $g in tests/*) path=$root/gdl-codegen/$g ;; esac
+    case $g in *" (case-sensitive)") path=${path% (case-sensitive)} flags=(--case-sensitive) ;; esac
+    timeout "$limit" nice -n "${NICE:-0}" "$bin" bench "$path" "${flags[@]}" --reasoner lifted --reasoner interpreter \
         --seconds "$secs" --seed 1 --json -q >"$tmp/bench.json" 2>"$tmp/bench.err"
     status=$?
     lifted=$(field "$tmp/bench.json" lifted playouts_per_sec)

@@ -655,7 +655,12 @@ mod tests {
     #[test]
     fn a_bit_read_by_few_members_is_not_fixed() {
         let atoms: Vec<(u32, Vec<Conj>)> = (0..8)
-            .map(|k| (192 + 2 * k, vec![conj(&[(2 * k, false), (500 + k / 4, true)])]))
+            .map(|k| {
+                (
+                    192 + 2 * k,
+                    vec![conj(&[(2 * k, false), (500 + k / 4, true)])],
+                )
+            })
             .collect();
         assert!(plane_words(&atoms).is_none());
     }

@@ -30,8 +30,7 @@ pub struct Dispatch {
 
 /// A body's `does` literal as a move set of one, so that it dispatches too.
 fn as_move_set(c: Conj, layout: &Layout) -> Conj {
-    let does_range =
-        layout.state_words as u32 * 64..(layout.state_words + layout.does_words) as u32 * 64;
+    let does_range = layout.does_bits();
     if c.any.is_empty() && c.lits.iter().filter(|l| does_range.contains(&l.0)).count() == 1 {
         let (d, rest): (Vec<BitLit>, Vec<BitLit>) =
             c.lits.iter().partition(|l| does_range.contains(&l.0));

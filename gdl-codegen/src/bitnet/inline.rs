@@ -45,7 +45,7 @@ pub fn inline_conjunctions(
         .flat_map(|(k, c)| c.iter().map(move |&a| (a, k)))
         .collect();
     // The planes seeded by a move (a body reads a `does` bit).
-    let does = layout.state_words as u32 * 64..(layout.state_words + layout.does_words) as u32 * 64;
+    let does = layout.does_bits();
     let seeded: Vec<bool> = (layout.planes.iter())
         .map(|c| {
             c.iter().any(|&a| {

@@ -349,6 +349,11 @@ impl Layout {
         (rel != FALSE_BIT).then(|| (self.state_words + self.does_words) as u32 * 64 + rel)
     }
 
+    /// The bit positions of the `does` atoms.
+    pub fn does_bits(&self) -> std::ops::Range<u32> {
+        self.state_words as u32 * 64..(self.state_words + self.does_words) as u32 * 64
+    }
+
     /// Whether some move has a move plane.
     pub fn has_move_planes(&self) -> bool {
         self.move_plane.iter().flatten().any(|&b| b != FALSE_BIT)

@@ -466,7 +466,7 @@ pub struct Plane {
 
 /// `c` reading each `does` bit that has a move plane from its move plane.
 fn via_move_planes(c: &Conj, layout: &super::layout::Layout) -> (Conj, bool) {
-    let does = layout.state_words as u32 * 64..(layout.state_words + layout.does_words) as u32 * 64;
+    let does = layout.does_bits();
     let mut moved = false;
     let lits = c
         .lits
@@ -688,9 +688,8 @@ mod tests {
     /// `taken` one plane read by others; the propnet keeps its units.
     #[test]
     fn a_ray_is_one_recursive_plane() {
-        use crate::bitnet::testing::{atom, net};
+        use crate::bitnet::testing::{atom, net, RAYS};
         use crate::bitnet::Params;
-        const RAYS: &str = include_str!("../../tests/games/rays.kif");
         let (gp, n) = net(RAYS, &Params::COMPILED);
         let plane_of = |t: &str| {
             let a = atom(&gp, t);
@@ -732,10 +731,9 @@ mod tests {
     /// `(control x)`, the same bit for every cell, is read as a fixed bit.
     #[test]
     fn frame_rules_are_a_plane_with_fixed_bits() {
-        use crate::bitnet::testing::{fluent, net};
+        use crate::bitnet::testing::{fluent, net, RAYS};
         use crate::bitnet::Params;
         use crate::ground::Output;
-        const RAYS: &str = include_str!("../../tests/games/rays.kif");
         let (gp, n) = net(RAYS, &Params::COMPILED);
         let Output::Atom(kept) = gp.next[fluent(&gp, "(cell c x)") as usize] else {
             panic!("next (cell c x) is an atom")

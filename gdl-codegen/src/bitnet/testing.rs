@@ -44,6 +44,10 @@ pub const GO: &str = include_str!("../../tests/fixtures/moves.kif");
 /// `(control)` too.
 pub const SMALL: &str = include_str!("../../tests/fixtures/demand.kif");
 
+/// A one-row reversi: a recursive ray (`flank`), the flips a move seeds
+/// (`flipped`) and `next`'s frame rules reading them.
+pub const RAYS: &str = include_str!("../../tests/games/rays.kif");
+
 /// The bit of fluent `text`.
 pub fn fluent(gp: &GroundProgram, text: &str) -> u32 {
     gp.fluents

@@ -25,30 +25,40 @@ struct Split {
     steps: Vec<(Vec<Window>, Vec<ShapeMask>)>,
 }
 
-/// Whether the window from bit `start`, read at the bits of `mask`, reads a
-/// member of the plane: `members` holds, per plane word, its members' bits
-/// (other relations may share the words: they do not change in the loop).
-fn reads_members(start: i64, mask: u64, members: &[(u32, u64)]) -> bool {
+/// The bits the window from bit `start` reads, at the bits of `mask`: per
+/// word, the word and its bits (the word the window starts in, and the
+/// next one when it is not aligned).
+fn read_bits(start: i64, mask: u64) -> [(i64, u64); 2] {
     let (q, r) = (start.div_euclid(64), start.rem_euclid(64) as u32);
-    members.iter().any(|&(w, m)| {
-        let w = i64::from(w);
-        (w == q && (mask << r) & m != 0) || (r != 0 && w == q + 1 && (mask >> (64 - r)) & m != 0)
-    })
+    let high = if r == 0 { 0 } else { mask >> (64 - r) };
+    [(q, mask << r), (q + 1, high)]
+}
+
+/// The members' bits of word `word` of the plane (`members`: per plane
+/// word, its members' bits; other relations may share the words, and do
+/// not change in the loop).
+fn members_of(word: i64, members: &[(u32, u64)]) -> Option<u64> {
+    (members.iter())
+        .find(|&&(w, _)| i64::from(w) == word)
+        .map(|&(_, m)| m)
+}
+
+/// Whether the window from bit `start`, read at the bits of `mask`, reads a
+/// member of the plane.
+fn reads_members(start: i64, mask: u64, members: &[(u32, u64)]) -> bool {
+    (read_bits(start, mask).iter())
+        .any(|&(w, bits)| members_of(w, members).is_some_and(|m| bits & m != 0))
 }
 
 /// Whether the window from bit `start`, read at the bits of `mask`, reads
 /// members of the plane only.
 fn reads_only_members(start: i64, mask: u64, members: &[(u32, u64)]) -> bool {
-    let (q, r) = (start.div_euclid(64), start.rem_euclid(64) as u32);
-    let within = |word: i64, bits: u64| {
-        bits == 0
-            || members
-                .iter()
-                .any(|&(w, m)| i64::from(w) == word && bits & !m == 0)
-    };
-    within(q, mask << r) && (r == 0 || within(q + 1, mask >> (64 - r)))
+    (read_bits(start, mask).iter())
+        .all(|&(w, bits)| bits == 0 || members_of(w, members).is_some_and(|m| bits & !m == 0))
 }
 
+/// `pw`'s shapes split into base and steps; `None` when a shape reads the
+/// plane negatively.
 fn split(pw: &PlaneWord, members: &[(u32, u64)]) -> Option<Split> {
     let mut out = Split {
         word: pw.word,
@@ -89,7 +99,6 @@ fn split(pw: &PlaneWord, members: &[(u32, u64)]) -> Option<Split> {
 /// loop is skipped, where the plane windows read its members only (a plane
 /// read everywhere, a ray of the state, would only pay for the test).
 pub fn fixpoint(words: &[PlaneWord], nv: usize, seeded: bool) -> Option<TokenStream> {
-    let own: Vec<u32> = words.iter().map(|pw| pw.word).collect();
     let members: Vec<(u32, u64)> = words
         .iter()
         .map(|pw| (pw.word, pw.shapes.iter().fold(0, |m, s| m | s.mask)))
@@ -140,9 +149,8 @@ pub fn fixpoint(words: &[PlaneWord], nv: usize, seeded: bool) -> Option<TokenStr
             many => body.push(quote!(v[#w] |= #((#many))|*;)),
         }
     }
-    let ws: Vec<Literal> = own
-        .iter()
-        .map(|&w| Literal::usize_unsuffixed(w as usize))
+    let ws: Vec<Literal> = (members.iter())
+        .map(|&(w, _)| Literal::usize_unsuffixed(w as usize))
         .collect();
     let iterate = quote! {
         #(#factors)*

@@ -74,9 +74,9 @@ fn walk_positions(game: &LoadedGame, seed: u64) {
 /// `count` playouts through the `Game` trait, a call a move, as
 /// `run_playouts_from` plays them: states visited, terminal playouts, goal
 /// sums.
-fn one_by_one(
-    game: &LoadedGame,
-    state: &gdl_codegen::host::loaded::LoadedState,
+fn one_by_one<G: Game>(
+    game: &G,
+    state: &G::State,
     seed: u64,
     count: usize,
     max_depth: usize,
@@ -116,6 +116,31 @@ fn the_six_benchmark_games_load_and_replay_their_traces() {
         );
         walk_positions(&game, 3);
         assert_eq!(game.failure(), None, "{name}");
+    }
+}
+
+/// The ground back end draws a random move as the interpreter does (the
+/// move its list has at `rng.below(n)`), both where it counts the bits of
+/// a role's moves (breakthrough: three words) and where it lists them
+/// (speedChess: 60 words): seeded playouts of the library's batch and of
+/// the interpreter visit the same states and end with the same goals.
+#[test]
+fn ground_random_moves_are_the_interpreters() {
+    for name in ["breakthrough", "speedChess"] {
+        let rel = format!("ggp-repository-base/{name}.kif");
+        let bytes = std::fs::read(common::games().join(&rel)).unwrap();
+        let mut ground = options();
+        ground.codegen.backend = Backend::Ground;
+        let game = loaded::load(&rel, &bytes, &ground).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let fe = front::run_bytes(&rel, &bytes, &Options::default());
+        let interp = Interpreter::new(&fe.program).unwrap();
+        // The library's own batch of playouts draws with its `random_move`.
+        let batch = game.playouts(&game.initial_state(), 5, 4, 60).unwrap();
+        assert_eq!(
+            (batch.states, batch.terminal, batch.goal_sums),
+            one_by_one(&interp, &interp.initial_state(), 5, 4, 60),
+            "{name}"
+        );
     }
 }
 

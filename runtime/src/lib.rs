@@ -23,6 +23,7 @@ pub mod gather;
 pub mod lifted;
 mod memo;
 pub mod montecarlo;
+pub mod move_bits;
 pub mod parallel;
 pub mod perft;
 pub mod playout;

@@ -87,13 +87,14 @@ impl Estimates {
         let rels = relations::Relations::new(program, facts);
         let n = rels.names.len();
         let init_tuples = functional_init(facts, &rels.fluent_values);
+        let sampled_fluents = sampled_fluents(facts, &init_tuples);
         Estimates {
             rels: std::rc::Rc::new(rels),
             ground: FxHashMap::default(),
             caller: call_graph::Node::State,
             whole: call_graph::Whole::default(),
             init_tuples,
-            sampled_fluents: sampled_fluents(facts),
+            sampled_fluents,
             dense_keys: Vec::new(),
             relaxed_tuples: facts.relaxed.clone(),
             samples: facts.samples.clone(),
@@ -300,7 +301,7 @@ impl Catalog for Estimates {
     /// From the initial state, for a functor it gives a value for every key
     /// (see [`functional_init`]): one fluent per key, so `(velx ?p ?v)` with
     /// `?p` known meets one fluent where its relaxed fluents are a hundred.
-    /// From the sampled states for a functor absent from the initial state.
+    /// From the sampled states for the others (see [`sampled_fluents`]).
     /// Bound variables count only the values their static literals allow.
     fn state_rows(
         &self,
@@ -578,12 +579,17 @@ fn functional_init(
 }
 
 /// The fluents of the sampled states (see [`sample`]) as tuples of
-/// arguments, by functor, for the functors absent from the initial state
-/// (chess's `check`, which holds in few states; the initial state already
-/// tells how many fluents the others have, better than a few samples of a
-/// match played at random), and the number of states; `None` without
-/// samples.
-fn sampled_fluents(facts: &Facts) -> Option<SampledFluents> {
+/// arguments, by functor, for the functors the initial state does not
+/// describe as a value per key (`functional`, from [`functional_init`]):
+/// chess's `check`, absent from it and holding in few states, and
+/// vectorracer's `(vel ?x ?y)`, one fluent in every state though its first
+/// argument takes twenty values. The initial state tells how many fluents
+/// the functional ones have, better than a few samples of a match played
+/// at random. With the number of states; `None` without samples.
+fn sampled_fluents(
+    facts: &Facts,
+    functional: &FxHashMap<u32, Vec<Vec<u32>>>,
+) -> Option<SampledFluents> {
     let states = &facts.samples.fluents;
     if states.is_empty() {
         return None;
@@ -597,16 +603,31 @@ fn sampled_fluents(facts: &Facts) -> Option<SampledFluents> {
             .entry(facts.universe.functor[t as usize])
             .or_default();
     }
-    for &f in &facts.init {
-        by_functor.remove(&facts.universe.functor[facts.fluents[f as usize] as usize]);
-    }
-    for text in states.iter().flatten() {
-        if let Some(&t) = by_text.get(text.as_str()) {
-            if let Some(v) = by_functor.get_mut(&facts.universe.functor[t as usize]) {
-                v.push(facts.universe.args[t as usize].clone());
+    by_functor.retain(|fid, _| !functional.contains_key(fid));
+    // Per functor, how many of its fluents each sampled state holds.
+    let mut counts: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    for (i, state) in states.iter().enumerate() {
+        for text in state {
+            if let Some(&t) = by_text.get(text.as_str()) {
+                let fid = facts.universe.functor[t as usize];
+                if let Some(v) = by_functor.get_mut(&fid) {
+                    v.push(facts.universe.args[t as usize].clone());
+                    counts.entry(fid).or_insert_with(|| vec![0; states.len()])[i] += 1;
+                }
             }
         }
     }
+    // A functor of the initial state is estimated from the samples only
+    // when every sampled state holds exactly one of its fluents (a position,
+    // `(vel ?x ?y)`): a count that varies over a random match (pieces
+    // taken) is better left to the relaxed fluents, which do not
+    // underestimate the start of a match.
+    let initial: std::collections::HashSet<u32> = (facts.init.iter())
+        .map(|&f| facts.universe.functor[facts.fluents[f as usize] as usize])
+        .collect();
+    by_functor.retain(|fid, _| {
+        !initial.contains(fid) || counts.get(fid).is_some_and(|c| c.iter().all(|&n| n == 1))
+    });
     Some(SampledFluents {
         by_functor,
         states: states.len(),

@@ -410,6 +410,26 @@ mod tests {
     }
 
     #[test]
+    fn a_position_in_the_initial_state_is_estimated_from_the_samples() {
+        // `(pos ?x ?y)`: one fluent in every state, though `?x` takes four
+        // values, so the initial state does not give a value per key.
+        let text = "(role r) (succ 1 2) (succ 2 3) (succ 3 4)
+            (init (pos 1 1))
+            (<= (legal r go) (true (pos ?x ?y)))
+            (<= (next (pos ?b ?b)) (true (pos ?a ?a)) (succ ?a ?b))
+            (<= terminal (true (pos 4 4)))
+            (<= (goal r 100) (true (pos 4 4)))";
+        let (program, facts) = program_and_facts(text);
+        let reg = Estimates::new(&program, &facts);
+        let sym = program.symbols.lookup("pos").expect("a functor");
+        assert!(!reg
+            .init_tuples
+            .contains_key(&reg.functor(sym, 2).expect("an id")));
+        let pos = [Pat::Func(sym, vec![Pat::Var(0), Pat::Var(1)].into())];
+        assert_eq!(reg.state_rows(&pos, &[false, false], &[]), Some(1.0));
+    }
+
+    #[test]
     fn a_relation_no_sampled_state_has_is_priced_by_its_rules() {
         // `threat` needs a queen, which the match never makes (`promote`
         // is not legal before step 9): sampled empty, so cheap in the

@@ -86,7 +86,8 @@ about_of() {
              "\`gdl-codegen bench\` run (compiled code forced lifted, seed 1, one thread," \
              "\`SECONDS_PER_REASONER\` seconds a reasoner, default 2), with the commit measured." \
              "Games already there for the commit are skipped, so a sweep may span sittings; the" \
-             "summary is of the newest commit's lines." ;;
+             "summary takes each game's newest line (a change measures again the games whose code" \
+             "it changes)." ;;
     latency-*.tsv)
         echo "The time from rules to a built game, per valid corpus game, with \`gdl-runtime\` already" \
              "built (as a player's machine has it): \`emit_s\` every stage but cargo (check, grounding," \
@@ -138,13 +139,13 @@ summary() {
                 printf "%d\t%sx\t%s\t%s (%sx)\n", n, g, (chess == "" ? "-" : chess), base(ming), mins
             }' ;;
     lifted-sweep.tsv)
-        # games; geometric mean of lifted/interpreter; below 1x; weakest game (of the newest commit)
+        # games; geometric mean of lifted/interpreter; below 1x; weakest game (each game's newest line)
         awk -F'\t' "$lib"'
             $1 == "commit" || NF < 6 { next }
-            { c[NR] = $1; g[NR] = $3; r[NR] = $6; last = $1 }
+            { r[$3] = $6; last = $1 }
             END {
-                for (i in c) if (c[i] == last) { n++; if (r[i] != "-") { x = r[i] + 0; s += log(x); m++
-                    if (x < 1) below++; if (min == "" || x < min) { min = x; ming = g[i] } } }
+                for (g in r) { n++; if (r[g] != "-") { x = r[g] + 0; s += log(x); m++
+                    if (x < 1) below++; if (min == "" || x < min) { min = x; ming = g } } }
                 printf "%d\t%.1fx\t%d\t%s (%.2fx)\t%s\n", n, (m ? exp(s / m) : 0), below, base(ming), min, last
             }' ;;
     latency-*.tsv)

@@ -8,8 +8,9 @@
 #
 # Usage:
 #   scripts/lifted-sweep.sh [FILTER]   sweep (only games whose path contains FILTER)
-#   scripts/lifted-sweep.sh --report   the newest commit's geometric mean,
-#                                      the games below 1x and the ten weakest
+#   scripts/lifted-sweep.sh --report   the geometric mean over each game's
+#                                      newest line, the games below 1x and
+#                                      the ten weakest
 # Environment: SECONDS_PER_REASONER (default 2), GAME_TIMEOUT (seconds a
 #   game may take in all, build included; default 300), BIN (default
 #   target/release/gdl-codegen, built if missing), NICE (default 0).
@@ -24,14 +25,17 @@ header="commit	date	game	lifted_playouts_s	interpreter_playouts_s	lifted/interpr
 
 report() {
     [ -f "$results" ] || { echo "no results yet ($results)"; exit 0; }
-    commit=$(tail -1 "$results" | cut -f1)
-    awk -F'\t' -v c="$commit" 'NR > 1 && $1 == c' "$results" >"$tmp/rows"
-    awk -F'\t' -v c="$commit" '
+    # Each game's newest line: a change measures again only the games whose
+    # code it changes.
+    awk -F'\t' 'NR > 1 { row[$3] = $0; if (!($3 in seen)) { seen[$3] = 1; order[++k] = $3 } }
+        END { for (i = 1; i <= k; i++) print row[order[i]] }' "$results" >"$tmp/rows"
+    cut -f1 "$tmp/rows" | sort | uniq -c | awk '{ printf "%s%s (%d games)", (NR > 1 ? ", " : "lines from commit "), $2, $1 } END { print "" }'
+    awk -F'\t' '
         $6 != "-" { n++; s += log($6); if ($6 < 1) below++ }
         $6 == "-" { missing++ }
         END {
-            printf "commit %s: %d games measured, geometric mean lifted/interpreter %.1fx, %d below 1x, %d without a ratio\n",
-                c, n, n ? exp(s / n) : 0, below, missing
+            printf "%d games measured, geometric mean lifted/interpreter %.1fx, %d below 1x, %d without a ratio\n",
+                n, n ? exp(s / n) : 0, below, missing
         }' "$tmp/rows"
     echo "ten weakest:"
     awk -F'\t' '$6 != "-"' "$tmp/rows" | sort -t$'\t' -k6,6g | head -10 |

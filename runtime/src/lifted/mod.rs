@@ -27,6 +27,8 @@ mod span;
 mod terms;
 
 pub use crate::memo::{DenseMemo, FxHasher, Memo, MemoKey, Slots};
+// Modules printed before `move_bits` was shared by both back ends call
+// these here.
 pub use crate::move_bits::{push_moves_of_bits, random_move_of_bits};
 pub use answers::{dedup_from, push_new};
 pub use index::Index;

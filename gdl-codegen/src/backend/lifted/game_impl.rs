@@ -106,12 +106,12 @@ fn legal_moves_from_rules(
                         return None;
                     };
                     #fill
-                    #rt::lifted::random_move_of_bits(&bits, rng)
+                    #rt::move_bits::random_move_of_bits(&bits, rng)
                 }
             };
             let read = quote! {
                 #fill
-                #rt::lifted::push_moves_of_bits(&bits, out);
+                #rt::move_bits::push_moves_of_bits(&bits, out);
             };
             (read, random_move)
         }

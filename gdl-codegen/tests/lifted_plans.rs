@@ -140,6 +140,36 @@ fn recursive_plan_has_a_closure() {
     insta::assert_snapshot!("recursive_code", game.code(planned, "LiftedRecursive"));
 }
 
+/// `linked` recurses over `adj`, up to four neighbours a cell: asked with
+/// both arguments bound, it is answered from the closure of the cells
+/// linked to one of them, not searched path by path. `run`, a line over
+/// `right`, stays a recursive test searched call by call.
+#[test]
+fn a_branching_recursion_is_answered_from_a_closure() {
+    let game = Game::fixture("lifted_paths", Budget::default());
+    let planned = game.plan();
+    let linked = functions(&planned.plan, "linked_2");
+    let test = (linked.iter())
+        .find(|f| f.adorn == 0b11)
+        .expect("linked_2 with both arguments bound");
+    let Shape::TestFromClosure { sub, .. } = test.shape else {
+        panic!("linked_2_bb is not answered from a closure");
+    };
+    assert!(
+        (linked.iter()).any(|f| f.adorn == sub && matches!(f.shape, Shape::Closure { .. })),
+        "linked_2's closure with adornment {sub:#b} is not planned"
+    );
+    let run = functions(&planned.plan, "run_2");
+    assert!(
+        (run.iter()).any(|f| f.adorn == 0b11 && matches!(f.shape, Shape::RecursiveTest { .. })),
+        "run_2_bb is not a recursive test"
+    );
+    let summary = planned.summary();
+    assert!(summary.contains("(the recursion branches)"), "{summary}");
+    insta::assert_snapshot!("paths_plan", summary);
+    insta::assert_snapshot!("paths_code", game.code(planned, "LiftedPaths"));
+}
+
 /// `rising/8`, too large to derive, is left to run time: a test with every
 /// argument bound, by its rules.
 #[test]
@@ -434,7 +464,7 @@ fn without_scan_tables(plan: &mut LiftedPlan) -> (usize, usize) {
                     Bodies::Widened { access, .. } => *access = Default::default(),
                     Bodies::Ground(_) => {}
                 },
-                Shape::ExistsFromList | Shape::TestFromList => {}
+                Shape::ExistsFromList | Shape::TestFromList | Shape::TestFromClosure { .. } => {}
             },
             Item::Comp(c) => rules.extend(c.rels.iter_mut().flat_map(|(_, r)| r)),
         }

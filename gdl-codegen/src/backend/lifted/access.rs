@@ -219,13 +219,14 @@ impl TablePlan {
         (rel, adorn): (u32, Adorn),
         shape: &mut Shape,
     ) {
-        if let Shape::Test { guard: Some(k), .. } | Shape::RecursiveTest { guard: Some(k), .. } =
-            shape
+        if let Shape::Test { guard: Some(k), .. }
+        | Shape::RecursiveTest { guard: Some(k), .. }
+        | Shape::TestFromClosure { guard: Some(k), .. } = shape
         {
             self.checks.insert((rels.program_rels + *k) as u32);
         }
         let bodies = match shape {
-            Shape::ExistsFromList | Shape::TestFromList => return,
+            Shape::ExistsFromList | Shape::TestFromList | Shape::TestFromClosure { .. } => return,
             Shape::Closure { closure, .. } => {
                 for r in closure.base.iter_mut().chain(&mut closure.steps) {
                     self.rule(rels, r, &[]);

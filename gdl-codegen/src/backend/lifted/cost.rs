@@ -448,6 +448,17 @@ pub const ATOM_TEST_PRICE: f64 = 0.5;
 /// feature (75ed4ec: chess.kif, one playout, 760 M -> 622 M instructions).
 pub const UNMEMOIZED_CALLS_LOG2: u32 = 16;
 
+/// A recursive test branches when a recursive rule enumerates more than
+/// this many rows per run before its recursive call; it is then answered
+/// from a closure with fewer arguments bound, where there is one (see
+/// `Round::branching_closure` in [`super::planner`]). Searched call by
+/// call, a branching recursion walks every path until the memo starts
+/// ([`UNMEMOIZED_CALLS_LOG2`]): hexbad's `path`, over `adjacent` (5.1 rows),
+/// spent 2.4 M instructions a ply there. A recursion that walks a line
+/// (chess.kif's `clear_diagonal_ne`: `next_file` and `next_rank`, one row
+/// each) stays a search, which stops at the first answer.
+pub const BRANCHING_ROWS: f64 = 1.5;
+
 /// Answer lists up to this long keep their duplicates (sorting costs more
 /// than walking them). Set with the feature (a8ff6ea: chess.kif 112.9 M ->
 /// 109.2 M, speedChess 51.4 M -> 48.8 M instructions per 5 playouts).

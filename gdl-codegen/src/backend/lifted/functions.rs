@@ -16,7 +16,7 @@ use super::memo::memo_type;
 use super::module::usize_lit;
 use super::needs::Needs;
 use super::plan::{FnPlan, Item, LiftedPlan, Memo, Shape};
-use super::recursion::{closure_fn, component_fn, fallback};
+use super::recursion::{closure_fn, closure_search, component_fn, fallback};
 use super::rule_bodies::rule_bodies;
 use super::widen::Widening;
 
@@ -122,6 +122,19 @@ pub(super) fn derived_fn(
     match &f.shape {
         Shape::ExistsFromList => (exists_from_list(reg, rel, name, doc), Vec::new()),
         Shape::TestFromList => (test_from_list(reg, &sig, rel), Vec::new()),
+        Shape::TestFromClosure { sub, guard } => {
+            let search = closure_search(reg, &sig, rel, *sub);
+            let precheck = guard_precheck(facts, reg, rel, *guard).unwrap_or_default();
+            let code = quote! {
+                #[doc = #doc]
+                /// Searched in a closure's answers: the recursion branches.
+                fn #name(&mut self, #(#params: u32),*) -> bool {
+                    #precheck
+                    #search
+                }
+            };
+            (code, Vec::new())
+        }
         Shape::Closure { closure, memo } => {
             let memo_ty = memo_ty(memo, k, quote!((u32, u32)));
             closure_fn(reg, &sig, closure, memo_ty)

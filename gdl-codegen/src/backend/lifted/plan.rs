@@ -117,6 +117,15 @@ pub enum Shape {
         /// The guard tested first, by number.
         guard: Option<usize>,
     },
+    /// A test on a cycle whose recursion branches, answered by searching
+    /// the answers of a closure with fewer arguments bound (see
+    /// [`super::planner`]).
+    TestFromClosure {
+        /// The closure's adornment.
+        sub: Adorn,
+        /// The guard tested first, by number.
+        guard: Option<usize>,
+    },
     /// A test on a cycle: unmemoized while the evaluation's budget of such
     /// calls lasts, then memoized; a call met again falls back.
     RecursiveTest {
@@ -234,7 +243,7 @@ impl LiftedPlan {
         let memo = |s: &Shape| match s {
             Shape::Closure { memo, .. } | Shape::RecursiveTest { memo, .. } => Some(memo.clone()),
             Shape::Test { memo, .. } | Shape::Answers { memo, .. } => memo.clone(),
-            Shape::ExistsFromList | Shape::TestFromList => None,
+            Shape::ExistsFromList | Shape::TestFromList | Shape::TestFromClosure { .. } => None,
         };
         let used: FxHashSet<String> = (self.items.iter())
             .filter_map(|i| match i {

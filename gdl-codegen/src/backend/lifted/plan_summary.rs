@@ -166,6 +166,14 @@ fn function(n: &Namer, f: &FnPlan, out: &mut String) {
             format!("test read from the short list {}", call(n, f.rel, 0)),
             None,
         ),
+        Shape::TestFromClosure { sub, guard } => (
+            format!(
+                "test searching {} (the recursion branches){}",
+                call(n, f.rel, *sub),
+                guard_text(*guard)
+            ),
+            None,
+        ),
         Shape::Closure { closure, memo } => {
             let _ = writeln!(
                 out,

@@ -344,6 +344,14 @@ impl<'f> Round<'f> {
         }
         let has_free = !free_arguments(arity, adorn).is_empty();
         let cyclic = self.reg.comp_of[rel as usize].is_some();
+        if let Some(sub) = (cyclic && !has_free)
+            .then(|| self.branching_closure(rel, adorn))
+            .flatten()
+        {
+            self.call(me, (rel, sub), Asked::Repeatedly);
+            let guard = guard_of(facts, rel, adorn);
+            return Shape::TestFromClosure { sub, guard };
+        }
         // Off any cycle, a call cannot meet itself while it runs: its
         // answers go straight to the end of its arena.
         let direct = !cyclic && has_free;
@@ -468,6 +476,27 @@ impl<'f> Round<'f> {
             base,
             steps,
         }
+    }
+
+    /// The closure a test of `rel` (on a cycle) with `adorn` is answered
+    /// from, if it has one and its recursion branches: a recursive rule
+    /// enumerates more than [`cost::BRANCHING_ROWS`] rows per run before its
+    /// recursive call. Searched call by call, such a recursion walks every
+    /// path (a memo comes only after [`cost::UNMEMOIZED_CALLS_LOG2`]); the
+    /// closure finds each answer once.
+    fn branching_closure(&mut self, rel: u32, adorn: Adorn) -> Option<Adorn> {
+        let sub = closure_fallback(self.facts, &self.reg, rel, adorn)?;
+        let me = Node::Fn(rel, adorn);
+        let branches = self.rules_of(rel).into_iter().any(|rule| {
+            let plan = self.rule(me, rule, adorn);
+            let recursive = (plan.steps.iter())
+                .position(|s| matches!(s, Step::Lit { rel: r, .. } if *r == rel));
+            recursive.is_some_and(|j| {
+                (plan.costs[..j].iter())
+                    .any(|c| c.is_some_and(|(_, rows)| rows > cost::BRANCHING_ROWS))
+            })
+        });
+        branches.then_some(sub)
     }
 
     /// What a call of `rel` (on a cycle) with `adorn` met again while it

@@ -9,6 +9,7 @@ use quote::{format_ident, quote};
 use super::body::{param, Body};
 use super::closure::Closure;
 use super::functions::Signature;
+use super::join_order::Adorn;
 use super::module::usize_lit;
 use super::needs::Needs;
 use super::plan::{ClosurePlan, CompPlan, Fallback};
@@ -25,16 +26,23 @@ pub(super) fn fallback(
 ) -> TokenStream {
     match *fallback {
         Fallback::Closure { sub } => {
-            let name = reg.call_name(rel, sub);
-            let arena = format_ident!("arena_{}", name);
-            let keys = (0..sig.arity).filter(|i| sub >> i & 1 == 1).map(param);
-            let free = (0..sig.arity).filter(|i| sub >> i & 1 == 0).map(param);
-            quote!({
-                let (start, end) = self.#name(#(#keys),*);
-                self.#arena[start as usize..end as usize].contains(&[#(#free),*])
-            })
+            let search = closure_search(reg, sig, rel, sub);
+            quote!({ #search })
         }
         Fallback::Table { .. } => from_table(reg, rel, &sig.keys, &sig.free, arena),
+    }
+}
+
+/// The statements of a test that searches the answers of `rel`'s closure
+/// with adornment `sub` for the test's tuple.
+pub(super) fn closure_search(reg: &Needs, sig: &Signature, rel: u32, sub: Adorn) -> TokenStream {
+    let name = reg.call_name(rel, sub);
+    let arena = format_ident!("arena_{}", name);
+    let keys = (0..sig.arity).filter(|i| sub >> i & 1 == 1).map(param);
+    let free = (0..sig.arity).filter(|i| sub >> i & 1 == 0).map(param);
+    quote! {
+        let (start, end) = self.#name(#(#keys),*);
+        self.#arena[start as usize..end as usize].contains(&[#(#free),*])
     }
 }
 

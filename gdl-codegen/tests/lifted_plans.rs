@@ -143,7 +143,8 @@ fn recursive_plan_has_a_closure() {
 /// `linked` recurses over `adj`, up to four neighbours a cell: asked with
 /// both arguments bound, it is answered from the closure of the cells
 /// linked to one of them, not searched path by path. `run`, a line over
-/// `right`, stays a recursive test searched call by call.
+/// `right`, stays a recursive test searched call by call, and so does
+/// `breathes`, which branches but whose base rule answers most calls.
 #[test]
 fn a_branching_recursion_is_answered_from_a_closure() {
     let game = Game::fixture("lifted_paths", Budget::default());
@@ -163,6 +164,11 @@ fn a_branching_recursion_is_answered_from_a_closure() {
     assert!(
         (run.iter()).any(|f| f.adorn == 0b11 && matches!(f.shape, Shape::RecursiveTest { .. })),
         "run_2_bb is not a recursive test"
+    );
+    let breathes = functions(&planned.plan, "breathes_1");
+    assert!(
+        (breathes.iter()).any(|f| f.adorn == 1 && matches!(f.shape, Shape::RecursiveTest { .. })),
+        "breathes_1_b is not a recursive test"
     );
     let summary = planned.summary();
     assert!(summary.contains("(the recursion branches)"), "{summary}");

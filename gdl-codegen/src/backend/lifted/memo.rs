@@ -93,7 +93,13 @@ impl Estimates {
     /// argument's values, a derived relation's heads', `depth` relations
     /// deep at most); `None` where a head builds a term there or a variable
     /// is limited by none of those.
-    fn head_domain(&self, facts: &Facts, rel: u32, i: usize, depth: u32) -> Option<Vec<u32>> {
+    pub(super) fn head_domain(
+        &self,
+        facts: &Facts,
+        rel: u32,
+        i: usize,
+        depth: u32,
+    ) -> Option<Vec<u32>> {
         if depth == 0 {
             return None;
         }

@@ -481,22 +481,68 @@ impl<'f> Round<'f> {
     /// The closure a test of `rel` (on a cycle) with `adorn` is answered
     /// from, if it has one and its recursion branches: a recursive rule
     /// enumerates more than [`cost::BRANCHING_ROWS`] rows per run before its
-    /// recursive call. Searched call by call, such a recursion walks every
-    /// path (a memo comes only after [`cost::UNMEMOIZED_CALLS_LOG2`]); the
-    /// closure finds each answer once.
+    /// recursive call, and the base rules answer a call less than
+    /// [`cost::SEARCH_BASE_ANSWERS`] times. Searched call by call, such a
+    /// recursion walks every path before it finds an answer (a memo comes
+    /// only after [`cost::UNMEMOIZED_CALLS_LOG2`]); the closure finds each
+    /// answer once.
     fn branching_closure(&mut self, rel: u32, adorn: Adorn) -> Option<Adorn> {
         let sub = closure_fallback(self.facts, &self.reg, rel, adorn)?;
         let me = Node::Fn(rel, adorn);
-        let branches = self.rules_of(rel).into_iter().any(|rule| {
-            let plan = self.rule(me, rule, adorn);
+        let (mut branches, mut base) = (false, 0.0);
+        // Planned as the function's bodies are: the tests every rule opens
+        // with reject a call before any search, and count for neither.
+        let rules = self.rules_of(rel);
+        let mut steps: Vec<Vec<Step>> = (rules.iter()).map(|r| self.steps(me, r, adorn)).collect();
+        super::hoist::common_tests(&mut steps);
+        for (rule, steps) in rules.into_iter().zip(steps) {
+            let plan = self.priced(rule, adorn, steps);
             let recursive = (plan.steps.iter())
                 .position(|s| matches!(s, Step::Lit { rel: r, .. } if *r == rel));
-            recursive.is_some_and(|j| {
-                (plan.costs[..j].iter())
-                    .any(|c| c.is_some_and(|(_, rows)| rows > cost::BRANCHING_ROWS))
-            })
-        });
-        branches.then_some(sub)
+            match recursive {
+                Some(j) => {
+                    branches |= (plan.costs[..j].iter())
+                        .any(|c| c.is_some_and(|(_, rows)| rows > cost::BRANCHING_ROWS));
+                }
+                None => base += self.answers(rel, &plan),
+            }
+        }
+        (branches && base < cost::SEARCH_BASE_ANSWERS).then_some(sub)
+    }
+
+    /// The answers `plan`, a rule of `rel`, is expected to give a call: its
+    /// steps' rows, and for each argument the head requires a value of (a
+    /// constant, a variable met before), one in the values of the argument.
+    fn answers(&self, rel: u32, plan: &RulePlan) -> f64 {
+        let values = |i: usize| {
+            (self.reg)
+                .head_domain(self.facts, rel, i, cost::MAX_DOMAIN_DEPTH)
+                .map(|d| d.len())
+        };
+        // The argument each variable was first matched at.
+        let mut seen: Vec<(u32, usize)> = Vec::new();
+        let mut answers = 1.0;
+        for (step, cost) in plan.steps.iter().zip(&plan.costs) {
+            if let Some((_, rows)) = cost {
+                answers *= rows;
+            }
+            let Step::Param { index, pat } = step else {
+                continue;
+            };
+            // Two arguments agree once in the values of the larger domain.
+            let tested = match pat {
+                Pat::Var(v) => match seen.iter().find(|(w, _)| w == v) {
+                    Some(&(_, first)) => values(first).max(values(*index)),
+                    None => {
+                        seen.push((*v, *index));
+                        continue;
+                    }
+                },
+                _ => values(*index),
+            };
+            answers /= tested.unwrap_or(1).max(1) as f64;
+        }
+        answers
     }
 
     /// What a call of `rel` (on a cycle) with `adorn` met again while it

@@ -12,6 +12,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
+use rustc_hash::FxHashSet;
 
 use super::expr;
 use crate::bitnet::planes::{PlaneWord, ShapeMask, Window};
@@ -108,6 +109,8 @@ pub fn fixpoint(words: &[PlaneWord], nv: usize, seeded: bool) -> Option<TokenStr
         .map(|pw| split(pw, &members))
         .collect::<Option<_>>()?;
     let (mut base, mut factors, mut body) = (Vec::new(), Vec::new(), Vec::new());
+    // The one step of each word, for a ray doubled (see [`doubled`]).
+    let mut rays: Vec<Option<RayStep>> = Vec::new();
     // Whether every plane window reads members only: then a plane with no
     // member after its base stays empty, and the loop is skipped.
     let mut pure = true;
@@ -142,6 +145,15 @@ pub fn fixpoint(words: &[PlaneWord], nv: usize, seeded: bool) -> Option<TokenStr
                 .iter()
                 .map(|&(start, _)| expr::window(start, nv, mask));
             terms.push(quote!(#p #(& #windows)*));
+            if let [(start, false)] = inner[..] {
+                let shift = start - 64 * i64::from(sp.word);
+                rays.push(Some((sp.word, p.clone(), shift, mask)));
+            } else {
+                rays.push(None);
+            }
+        }
+        if sp.steps.len() > 1 {
+            rays.push(None);
         }
         match terms.as_slice() {
             [] => {}
@@ -152,7 +164,16 @@ pub fn fixpoint(words: &[PlaneWord], nv: usize, seeded: bool) -> Option<TokenStr
     let ws: Vec<Literal> = (members.iter())
         .map(|&(w, _)| Literal::usize_unsuffixed(w as usize))
         .collect();
-    let iterate = quote! {
+    let doubled = (rays.iter().map(Option::as_ref))
+        .collect::<Option<Vec<&RayStep>>>()
+        .filter(|_| pure)
+        .and_then(|steps| doubled(&steps, &members));
+    let iterate = match doubled {
+        Some(doubled) => quote! {
+            #(#factors)*
+            #doubled
+        },
+        None => quote! {
         #(#factors)*
         loop {
             let before = [#(v[#ws]),*];
@@ -161,6 +182,7 @@ pub fn fixpoint(words: &[PlaneWord], nv: usize, seeded: bool) -> Option<TokenStr
                 break;
             }
         }
+        },
     };
     if !(seeded && pure) {
         return Some(quote!({ #(#base)* #iterate }));
@@ -180,6 +202,133 @@ pub fn fixpoint(words: &[PlaneWord], nv: usize, seeded: bool) -> Option<TokenStr
             #iterate
         }
     })
+}
+
+/// A plane word's one step: its word, the local holding its factor, the
+/// offset of the bit its window reads (from the bit it sets) and the bits
+/// the factor may set.
+type RayStep = (u32, proc_macro2::Ident, i64, u64);
+
+/// The plane's largest words, as one integer, doubled: at most two.
+const MAX_DOUBLED_WORDS: u32 = 2;
+
+/// A ray's fixpoint by doubling (a Kogge-Stone fill), where each plane
+/// word reads the plane through one window at the same offset: `x |= p &
+/// (x >> d)`, then `p &= p >> d` and again with twice the offset, as many
+/// rounds as the longest run of the factors' bits needs. Each word is
+/// doubled alone where no window reads another word (a row's ray), else
+/// the plane, of at most [`MAX_DOUBLED_WORDS`] consecutive words, as one
+/// integer. The loop took a round per square of the longest run found,
+/// and a last one to see nothing change, ending on a branch that depends
+/// on the board: the rounds cost about as many instructions (reversi
+/// +1.3% a playout) and no branch (15% more playouts a second).
+fn doubled(steps: &[&RayStep], members: &[(u32, u64)]) -> Option<TokenStream> {
+    let shift = steps.first()?.2;
+    if shift == 0 || steps.iter().any(|s| s.2 != shift) {
+        return None;
+    }
+    let bits = |&&(w, _, _, mask): &&RayStep| {
+        (0..64)
+            .filter(move |b| mask >> b & 1 == 1)
+            .map(move |b| 64 * i64::from(w) + b)
+    };
+    let within =
+        (steps.iter().flat_map(bits)).all(|i| (i + shift).div_euclid(64) == i.div_euclid(64));
+    if within {
+        let words = steps.iter().map(|step| {
+            let (w, p) = (Literal::usize_unsuffixed(step.0 as usize), &step.1);
+            let rounds = rounds(shift, longest_run(bits(step), shift), 64);
+            quote!({
+                let mut p = #p;
+                let mut x = v[#w];
+                #(#rounds)*
+                v[#w] = x;
+            })
+        });
+        return Some(quote!(#(#words)*));
+    }
+    let lo = members.iter().map(|&(w, _)| w).min()?;
+    let n = members.iter().map(|&(w, _)| w).max()? - lo + 1;
+    if n > MAX_DOUBLED_WORDS || members.len() as u32 != n || n == 1 {
+        return None;
+    }
+    let longest = longest_run(steps.iter().flat_map(bits), shift);
+    let rounds = rounds(shift, longest, 64 * i64::from(n));
+    // Word `k` of the plane in its place in the integer.
+    let word = |e: TokenStream, k: u32| match k {
+        0 => quote!(u128::from(#e)),
+        _ => {
+            let k = Literal::u32_unsuffixed(64 * k);
+            quote!((u128::from(#e) << #k))
+        }
+    };
+    let of_words = |f: &dyn Fn(u32) -> Option<TokenStream>| {
+        let parts: Vec<TokenStream> = (0..n)
+            .filter_map(|k| f(lo + k).map(|e| word(e, k)))
+            .collect();
+        quote!(#(#parts)|*)
+    };
+    let p = of_words(&|w| {
+        (steps.iter()).find(|s| s.0 == w).map(|s| {
+            let p = &s.1;
+            quote!(#p)
+        })
+    });
+    let x = of_words(&|w| {
+        let w = Literal::usize_unsuffixed(w as usize);
+        Some(quote!(v[#w]))
+    });
+    let stores = (0..n).map(|k| {
+        let w = Literal::usize_unsuffixed((lo + k) as usize);
+        match k {
+            0 => quote!(v[#w] = x as u64;),
+            _ => {
+                let k = Literal::u32_unsuffixed(64 * k);
+                quote!(v[#w] = (x >> #k) as u64;)
+            }
+        }
+    });
+    Some(quote! {
+        let mut p: u128 = #p;
+        let mut x: u128 = #x;
+        #(#rounds)*
+        #(#stores)*
+    })
+}
+
+/// The longest run of `bits` (flat positions), each reading the next at
+/// `shift`: the steps a base is carried along it.
+fn longest_run(bits: impl Iterator<Item = i64>, shift: i64) -> usize {
+    let bits: FxHashSet<i64> = bits.collect();
+    let run = |i: i64| {
+        (0..)
+            .take_while(|k| bits.contains(&(i + k * shift)))
+            .count()
+    };
+    bits.iter().map(|&i| run(i)).max().unwrap_or(0)
+}
+
+/// The rounds of a doubling that carry a base `longest` steps of `shift`
+/// over `width` bits: round `k` reads at `2^k` steps, and the factor is
+/// doubled for the next round.
+fn rounds(shift: i64, longest: usize, width: i64) -> Vec<TokenStream> {
+    let mut rounds = Vec::new();
+    let (mut step, mut carried) = (shift.unsigned_abs(), 1);
+    while carried <= longest && step < width.unsigned_abs() {
+        let k = Literal::u64_unsuffixed(step);
+        let read = |e: TokenStream| match shift > 0 {
+            true => quote!(#e >> #k),
+            false => quote!(#e << #k),
+        };
+        let (rx, rp) = (read(quote!(x)), read(quote!(p)));
+        rounds.push(quote!(x |= p & (#rx);));
+        carried *= 2;
+        if carried <= longest {
+            rounds.push(quote!(p &= #rp;));
+        }
+        step *= 2;
+    }
+    rounds
 }
 
 #[cfg(test)]
@@ -206,13 +355,81 @@ mod tests {
         }]
     }
 
-    /// The base is computed before the loop, the factors that do not change
-    /// (the state window, the fixed bit) once into a local, and the loop
-    /// ANDs that local with the plane shifted by one.
+    /// The ray with a second window set: each member also reads the one
+    /// before it (a fill both ways, not a ray).
+    fn both_ways() -> Vec<PlaneWord> {
+        let mut words = ray();
+        words[0].shapes.push(ShapeMask {
+            windows: vec![(0, false), (191, false)],
+            fixed: Vec::new(),
+            mask: 0xfe,
+        });
+        words
+    }
+
+    /// The base is computed first, the factors that do not change (the
+    /// state window, the fixed bit) once into a local, and the ray is
+    /// doubled: the factor's longest run is 7 bits, carried in 3 rounds
+    /// (by 1, 2 and 4 bits), with no loop.
     #[test]
-    fn the_loop_reads_only_the_plane_and_hoisted_factors() {
+    fn a_ray_is_doubled_over_its_longest_run() {
         let code = fixpoint(&ray(), 8, false)
             .expect("a positive ray")
+            .to_string();
+        assert!(!code.contains("loop"), "{code}");
+        let (head, rounds) = code.split_once("let mut x").expect("the plane doubled");
+        assert!(head.contains("v [3] |= v [0] & (v [0] >> 1)"), "{head}");
+        assert!(head.contains("let mut p = p3_0"), "{head}");
+        for k in [1, 2, 4] {
+            assert!(rounds.contains(&format!("x |= p & (x >> {k})")), "{rounds}");
+        }
+        assert!(!rounds.contains("x >> 8"), "{rounds}");
+        assert!(rounds.contains("v [3] = x"), "{rounds}");
+    }
+
+    /// A ray down a column of 8-bit rows: word 3 reads the row after it,
+    /// its last row word 4's first, which only has a base. The two words
+    /// are doubled as one integer, over the longest run of 8 rows.
+    #[test]
+    fn a_ray_across_words_is_doubled_as_one_integer() {
+        let words = vec![
+            PlaneWord {
+                word: 3,
+                shapes: vec![ShapeMask {
+                    windows: vec![(0, false), (200, false)],
+                    fixed: Vec::new(),
+                    mask: u64::MAX,
+                }],
+            },
+            PlaneWord {
+                word: 4,
+                shapes: vec![ShapeMask {
+                    windows: vec![(0, false), (1, false)],
+                    fixed: Vec::new(),
+                    mask: 0xff,
+                }],
+            },
+        ];
+        let code = fixpoint(&words, 8, false)
+            .expect("a positive ray")
+            .to_string();
+        assert!(!code.contains("loop"), "{code}");
+        assert!(
+            code.contains("let mut p : u128 = u128 :: from (p3_0) ;"),
+            "{code}"
+        );
+        for k in [8, 16, 32, 64] {
+            assert!(code.contains(&format!("x |= p & (x >> {k})")), "{code}");
+        }
+        assert!(code.contains("v [4] = (x >> 64) as u64"), "{code}");
+    }
+
+    /// A plane read through two window sets is iterated: the loop ANDs the
+    /// hoisted factors with the plane shifted by one either way.
+    #[test]
+    fn the_loop_reads_only_the_plane_and_hoisted_factors() {
+        let code = fixpoint(&both_ways(), 8, false)
+            .expect("a positive plane")
             .to_string();
         let (head, body) = code.split_once("loop").expect("a loop");
         assert!(head.contains("v [3] |= v [0] & (v [0] >> 1)"), "{head}");
@@ -220,7 +437,10 @@ mod tests {
             head.contains("let p3_0 = v [0] & 0u64 . wrapping_sub"),
             "{head}"
         );
-        assert!(body.contains("v [3] |= p3_0 & (v [3] >> 1)"), "{body}");
+        assert!(
+            body.contains("v [3] |= (p3_0 & (v [3] >> 1)) | (p3_1 & (v [3] << 1))"),
+            "{body}"
+        );
         assert!(!body.contains("v [0]"), "{body}");
         assert!(!code.contains("!= 0"), "{code}");
     }

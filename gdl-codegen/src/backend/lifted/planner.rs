@@ -409,13 +409,7 @@ impl<'f> Round<'f> {
         {
             return Bodies::Ground(h);
         }
-        let rules = self.rules_of(rel);
-        let mut steps: Vec<Vec<Step>> = (rules.iter()).map(|r| self.steps(me, r, adorn)).collect();
-        let shared = super::hoist::common_tests(&mut steps);
-        // Priced once the tests every rule opens with are hoisted out.
-        let rules: Vec<RulePlan> = (rules.into_iter().zip(steps))
-            .map(|(r, steps)| self.priced(r, adorn, steps))
-            .collect();
+        let (shared, rules) = self.hoisted_rules(rel, adorn);
         for rule in &rules {
             self.record(me, &rule.steps);
         }
@@ -425,6 +419,20 @@ impl<'f> Round<'f> {
             shared_access: Default::default(),
             rules,
         }
+    }
+
+    /// The rules of a call of `rel` with `adorn`, planned and priced once
+    /// the tests every rule opens with are hoisted out (returned first);
+    /// nothing recorded.
+    fn hoisted_rules(&mut self, rel: u32, adorn: Adorn) -> (Vec<Step>, Vec<RulePlan>) {
+        let me = Node::Fn(rel, adorn);
+        let rules = self.rules_of(rel);
+        let mut steps: Vec<Vec<Step>> = (rules.iter()).map(|r| self.steps(me, r, adorn)).collect();
+        let shared = super::hoist::common_tests(&mut steps);
+        let rules = (rules.into_iter().zip(steps))
+            .map(|(r, steps)| self.priced(r, adorn, steps))
+            .collect();
+        (shared, rules)
     }
 
     /// For a call of `rel` with `adorn` (answers, off any cycle, not compiled
@@ -488,15 +496,10 @@ impl<'f> Round<'f> {
     /// answer once.
     fn branching_closure(&mut self, rel: u32, adorn: Adorn) -> Option<Adorn> {
         let sub = closure_fallback(self.facts, &self.reg, rel, adorn)?;
-        let me = Node::Fn(rel, adorn);
         let (mut branches, mut base) = (false, 0.0);
         // Planned as the function's bodies are: the tests every rule opens
         // with reject a call before any search, and count for neither.
-        let rules = self.rules_of(rel);
-        let mut steps: Vec<Vec<Step>> = (rules.iter()).map(|r| self.steps(me, r, adorn)).collect();
-        super::hoist::common_tests(&mut steps);
-        for (rule, steps) in rules.into_iter().zip(steps) {
-            let plan = self.priced(rule, adorn, steps);
+        for plan in self.hoisted_rules(rel, adorn).1 {
             let recursive = (plan.steps.iter())
                 .position(|s| matches!(s, Step::Lit { rel: r, .. } if *r == rel));
             match recursive {

@@ -91,6 +91,21 @@ pub(crate) trait Queries {
     fn goal(&mut self, state: &Self::State, role: Role) -> Goal;
     /// Whether the reasoner gave up (see [`Game::failure`]).
     fn failed(&self) -> bool;
+    /// The steps of a playout from `state` (see [`steps`]), which a game
+    /// with a scratch may play its own way ([`Scratched::play_in`]).
+    #[inline]
+    fn play(
+        &mut self,
+        state: &mut Self::State,
+        rng: &mut Rng,
+        max_depth: usize,
+        buf: &mut PlayoutBuffers,
+    ) -> (usize, PlayoutEnd)
+    where
+        Self: Sized,
+    {
+        steps(self, state, rng, max_depth, &mut buf.joint, &mut buf.legal)
+    }
 }
 
 /// A game queried through its [`Game`] methods.
@@ -129,13 +144,13 @@ impl<G: Game> Queries for ByTrait<'_, G> {
     }
 }
 
-/// A game queried with a scratch of its own (see [`Scratched`]).
-pub(crate) struct ByScratch<'a, G: Scratched> {
+/// A game queried with a scratch of its caller's (see [`Scratched`]).
+pub(crate) struct ByScratch<'a, G: Scratched + ?Sized> {
     pub game: &'a G,
-    pub scratch: G::Scratch,
+    pub scratch: &'a mut G::Scratch,
 }
 
-impl<G: Scratched> Queries for ByScratch<'_, G> {
+impl<G: Scratched + ?Sized> Queries for ByScratch<'_, G> {
     type State = G::State;
     #[inline]
     fn num_roles(&self) -> usize {
@@ -143,7 +158,7 @@ impl<G: Scratched> Queries for ByScratch<'_, G> {
     }
     #[inline]
     fn is_terminal(&mut self, state: &G::State) -> bool {
-        self.game.is_terminal_in(&mut self.scratch, state)
+        self.game.is_terminal_in(self.scratch, state)
     }
     #[inline]
     fn random_move(
@@ -154,18 +169,35 @@ impl<G: Scratched> Queries for ByScratch<'_, G> {
         buf: &mut Vec<Move>,
     ) -> Option<Move> {
         self.game
-            .random_move_in(&mut self.scratch, state, role, rng, buf)
+            .random_move_in(self.scratch, state, role, rng, buf)
     }
     #[inline]
     fn apply(&mut self, state: &mut G::State, joint: &[Move]) {
-        self.game.apply_in(&mut self.scratch, state, joint);
+        self.game.apply_in(self.scratch, state, joint);
     }
     #[inline]
     fn goal(&mut self, state: &G::State, role: Role) -> Goal {
-        self.game.goal_in(&mut self.scratch, state, role)
+        self.game.goal_in(self.scratch, state, role)
     }
     fn failed(&self) -> bool {
         self.game.failure().is_some()
+    }
+    #[inline]
+    fn play(
+        &mut self,
+        state: &mut G::State,
+        rng: &mut Rng,
+        max_depth: usize,
+        buf: &mut PlayoutBuffers,
+    ) -> (usize, PlayoutEnd) {
+        self.game.play_in(
+            self.scratch,
+            state,
+            rng,
+            max_depth,
+            &mut buf.joint,
+            &mut buf.legal,
+        )
     }
 }
 
@@ -177,22 +209,27 @@ pub(crate) fn random_joint<G: Game>(
     rng: &mut Rng,
     buf: &mut PlayoutBuffers,
 ) -> Result<(), Role> {
-    joint_of(&mut ByTrait(game), state, rng, buf)
+    joint_of(
+        &mut ByTrait(game),
+        state,
+        rng,
+        &mut buf.joint,
+        &mut buf.legal,
+    )
 }
 
-/// [`random_joint`] over any [`Queries`].
+/// [`random_joint`] over any [`Queries`], into `joint`.
 fn joint_of<Q: Queries>(
     game: &mut Q,
     state: &Q::State,
     rng: &mut Rng,
-    buf: &mut PlayoutBuffers,
+    joint: &mut Vec<Move>,
+    legal: &mut Vec<Move>,
 ) -> Result<(), Role> {
-    buf.joint.clear();
+    joint.clear();
     for role in 0..game.num_roles() {
-        let mv = game
-            .random_move(state, role, rng, &mut buf.legal)
-            .ok_or(role)?;
-        buf.joint.push(mv);
+        let mv = game.random_move(state, role, rng, legal).ok_or(role)?;
+        joint.push(mv);
     }
     Ok(())
 }
@@ -224,6 +261,28 @@ fn play_to_end<Q: Queries>(
     max_depth: usize,
     buf: &mut PlayoutBuffers,
 ) -> (usize, PlayoutEnd) {
+    let (depth, end) = game.play(state, rng, max_depth, buf);
+    buf.goals.clear();
+    for role in 0..game.num_roles() {
+        let goal = game.goal(state, role);
+        buf.goals.push(goal);
+    }
+    (depth, end)
+}
+
+/// Plays random joint moves from `state`, updating it in place, until it is
+/// terminal, `max_depth` joint moves have been played, or a role is stuck:
+/// the number of joint moves played and why the playout stopped. `joint`
+/// is left holding the last joint move drawn, `legal` is a buffer for a
+/// role's moves.
+pub(crate) fn steps<Q: Queries>(
+    game: &mut Q,
+    state: &mut Q::State,
+    rng: &mut Rng,
+    max_depth: usize,
+    joint: &mut Vec<Move>,
+    legal: &mut Vec<Move>,
+) -> (usize, PlayoutEnd) {
     let mut depth = 0;
     let end = loop {
         if game.is_terminal(state) {
@@ -232,17 +291,12 @@ fn play_to_end<Q: Queries>(
         if depth >= max_depth {
             break PlayoutEnd::DepthLimit;
         }
-        if let Err(role) = joint_of(game, state, rng, buf) {
+        if let Err(role) = joint_of(game, state, rng, joint, legal) {
             break PlayoutEnd::Stuck { role };
         }
-        game.apply(state, &buf.joint);
+        game.apply(state, joint);
         depth += 1;
     };
-    buf.goals.clear();
-    for role in 0..game.num_roles() {
-        let goal = game.goal(state, role);
-        buf.goals.push(goal);
-    }
     (depth, end)
 }
 

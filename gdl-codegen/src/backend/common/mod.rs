@@ -11,6 +11,7 @@
 //! text order; its bit is its id unless the back end lays the state out
 //! otherwise ([`Texts::fluent_bits`]).
 
+pub mod draw;
 pub mod format;
 pub mod names;
 

@@ -213,16 +213,22 @@ fn full_items(state: &Ident, nw: &Literal, eval_calls: &[Ident]) -> TokenStream 
         /// No state evaluated yet.
         const NO_EVALS: Evals = NO_EVAL;
 
+        /// Evaluates `state` into `cache`, in place of what it held.
+        #[inline]
+        fn evaluate(cache: &mut Evals, state: &#state) {
+            let v = &mut cache.v;
+            v.fill(0);
+            v[..#nw].copy_from_slice(&state.0);
+            #(#eval_calls(v);)*
+            cache.state = Some(*state);
+        }
+
         /// Runs `f` on the evaluation of `state` (legal moves, terminal),
         /// computing it unless it is the last one of `cache`.
         #[inline]
         fn with_values<R>(cache: &mut Evals, state: &#state, f: impl FnOnce(&Values) -> R) -> R {
             if cache.state.as_ref() != Some(state) {
-                let v = &mut cache.v;
-                v.fill(0);
-                v[..#nw].copy_from_slice(&state.0);
-                #(#eval_calls(v);)*
-                cache.state = Some(*state);
+                evaluate(cache, state);
             }
             f(&cache.v)
         }

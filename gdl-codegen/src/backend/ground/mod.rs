@@ -18,6 +18,8 @@
 //! - code is split into functions of bounded size so that rustc stays fast,
 //!   and its size is linear in the ground rules: atoms with very many bodies
 //!   are evaluated by a loop over constant tables ([`tables`]);
+//! - a playout steps from one evaluation to the next in place, with no
+//!   look-up of the state (`step.rs`);
 //! - names from the game appear only in string tables and sanitized
 //!   constants ([`super::common::names`]), never as behaviour.
 
@@ -28,6 +30,7 @@ mod module;
 mod moves;
 mod queries;
 mod rays;
+mod step;
 pub use queries::{code_size, CodeSize};
 pub mod tables;
 

@@ -8,23 +8,12 @@ use super::gathers::GatherTables;
 use super::incremental;
 use super::queries::{hex_lit, inline_attr, lit_u32, lit_usize, Printer, CHUNK_WEIGHT};
 use super::tables::Tables;
-use super::{moves, EmitOptions};
+use super::{moves, step, EmitOptions};
 use crate::backend::common::{self, names};
 use crate::bitnet::churn;
 use crate::bitnet::layout::{FALSE_BIT, TRUE_BIT};
 use crate::bitnet::Bitnet;
 use crate::ground::GroundProgram;
-
-/// Most words of a role's legal moves from which `random_move` draws by
-/// counting bits; past it, it lists the moves and picks one. Counting reads
-/// every word twice, listing costs a few instructions a zero word and a few
-/// a move. Set by callgrind over 32 corpus games (x86-64 baseline, no
-/// popcount instruction): counting cut instructions a playout on every game
-/// of at most 4 words (141 moves: breakthroughWalls 25% fewer; 10 moves:
-/// ticTacToe 13%) and added to every game of 6 or more (354 moves:
-/// checkersSmall 1.4% more; 721: knightwar 15%; 3 833: skirmishZeroSum
-/// 19%).
-const MAX_DRAWN_WORDS: usize = 4;
 
 /// How a query's outputs are read from the value vector into an `out` array.
 struct Gather {
@@ -235,10 +224,23 @@ pub(super) fn tokens(
     let strings = common::Strings::new(&common::Texts::of(gp), rt);
     let items = items(gp, net, opts, &game, &state, &strings);
     let runtime = runtime_items(net, (&scratch, &state), &strings, &calls);
+    let step_fns = step::fns(
+        gp,
+        net,
+        rt,
+        &state,
+        &step::StepCalls {
+            legal_bits: &calls.legal_bits,
+            next: &calls.next,
+            dispatch: &calls.dispatch,
+            next_copy: &calls.next_copy,
+            next_patches: &calls.next_patches,
+        },
+    );
     let queries = common::Queries {
         scratch: &scratch,
         const_new: true,
-        methods: methods(gp, net, rt, (&scratch, &state), calls),
+        methods: methods(gp, rt, (&scratch, &state), &calls),
     };
     let game_impl = common::game_impl(
         rt,
@@ -253,6 +255,7 @@ pub(super) fn tokens(
     let module = quote! {
         #items
         #runtime
+        #step_fns
         #(#fns)*
 
         #table_fn
@@ -358,12 +361,10 @@ fn runtime_items(
 /// joint move.
 fn methods(
     gp: &GroundProgram,
-    net: &Bitnet,
     rt: &syn::Path,
     (scratch, state): (&Ident, &Ident),
-    calls: Calls,
+    calls: &Calls,
 ) -> TokenStream {
-    let nw = lit_usize(net.layout.state_words);
     // With one role, an empty catch-all arm would be clippy's `single_match`.
     let other_roles = if gp.roles.len() == 1 {
         quote!(_ => out.clear(),)
@@ -375,38 +376,12 @@ fn methods(
         .clone()
         .zip(&calls.legal_bits)
         .map(|(r, bits)| quote!(#r => { #bits #rt::move_bits::push_moves_of_bits(&bits, out); }));
-    let counted = |r: usize| gp.moves[r].len().div_ceil(64) <= MAX_DRAWN_WORDS;
-    let buf = if (0..gp.roles.len()).all(counted) {
-        format_ident!("_buf")
-    } else {
-        format_ident!("buf")
-    };
-    let random_arms = roles
-        .zip(&calls.legal_bits)
-        .enumerate()
-        .map(|(i, (r, bits))| {
-            let draw = if counted(i) {
-                quote!(#rt::move_bits::random_move_of_bits(&bits, rng))
-            } else {
-                quote! {
-                    buf.clear();
-                    #rt::move_bits::push_moves_of_bits(&bits, buf);
-                    rng.pick(buf.len()).map(|i| buf[i])
-                }
-            };
-            quote!(#r => { #bits #draw })
-        });
-    let (_, frame_stmt) = moves::frame_items(net);
-    let (_, move_set_stmts) = moves::move_set_items(net);
-    let (_, move_plane_stmt) = moves::move_plane_items(net, gp.roles.len());
     let Calls {
         goal: goal_calls,
-        next: next_calls,
-        dispatch: dispatch_calls,
-        next_copy,
-        next_patches,
+        incremental,
         ..
     } = calls;
+    let step_methods = step::methods(gp.roles.len(), rt, (scratch, state), incremental.is_none());
     let goal_body = quote! {
         let cache = &mut scratch.goal;
         if cache.state.as_ref() != Some(state) {
@@ -446,24 +421,6 @@ fn methods(
             });
         }
 
-        // Draws from the bits, without listing the moves where they are few
-        // words (`MAX_DRAWN_WORDS`): connect four's playouts spent a third
-        // of their instructions in `random_move` when it listed them.
-        #[inline]
-        fn random_move_in(
-            &self,
-            scratch: &mut #scratch,
-            state: &#state,
-            role: #rt::Role,
-            rng: &mut #rt::Rng,
-            #buf: &mut ::std::vec::Vec<#rt::Move>,
-        ) -> ::core::option::Option<#rt::Move> {
-            with_values(&mut scratch.evals, state, |v| match role {
-                #(#random_arms)*
-                _ => None,
-            })
-        }
-
         #[inline]
         fn is_terminal_in(&self, scratch: &mut #scratch, state: &#state) -> bool {
             with_values(&mut scratch.evals, state, |v| test(v, TERMINAL))
@@ -476,29 +433,7 @@ fn methods(
             #goal_body
         }
 
-        #[inline]
-        fn apply_in(&self, scratch: &mut #scratch, state: &mut #state, joint: &[#rt::Move]) {
-            let mut v = with_values(&mut scratch.evals, state, |e| *e);
-            for ((mv, &base), &count) in joint.iter().zip(DOES_BASE.iter()).zip(NUM_MOVES.iter()) {
-                // An out-of-range move sets no bit: the result is
-                // unspecified but memory-safe, as the trait allows.
-                if mv.0 < count {
-                    let bit = base + mv.0;
-                    v[(bit >> 6) as usize] |= 1 << (bit & 63);
-                }
-            }
-            #move_plane_stmt
-            #(#move_set_stmts)*
-            #(#next_calls(&mut v);)*
-            #(#dispatch_calls)*
-            let mut next = [0u64; #nw];
-            {
-                let out = &mut next;
-                #next_copy
-            }
-            #(#next_patches(&v, &mut next);)*
-            #frame_stmt
-            state.0 = next;
-        }
+        #step_methods
+
     }
 }

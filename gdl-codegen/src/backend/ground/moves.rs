@@ -78,7 +78,7 @@ impl Printer {
             let get = get(r);
             calls.push(quote! {
                 if let Some(mv) = joint.#get {
-                    #(#fns(&mut v, mv.0);)*
+                    #(#fns(v, mv.0);)*
                 }
             });
         }

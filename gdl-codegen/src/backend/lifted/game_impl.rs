@@ -7,6 +7,7 @@ use quote::quote;
 
 use super::facts::Facts;
 use super::module::usize_lit;
+use crate::backend::common::draw;
 
 /// The `Scratched` methods, which evaluate rules; `fixed`, each role's
 /// legal move ids where they are the same in every state, else `sink`,
@@ -88,6 +89,12 @@ fn legal_moves_from_rules(
     // `legal`'s rules fill the sink, which is then read in order.
     let (fill_and_read, random_move) = match sink {
         MoveSink::Bits(words) => {
+            let draw = draw::random_move(rt, words);
+            let buf = if draw::lists(words) {
+                quote::format_ident!("buf")
+            } else {
+                quote::format_ident!("_buf")
+            };
             let words = usize_lit(words);
             let fill = quote! {
                 let mut bits = [0u64; #words];
@@ -100,13 +107,13 @@ fn legal_moves_from_rules(
                     state: &#state,
                     role: #rt::Role,
                     rng: &mut #rt::Rng,
-                    _buf: &mut ::std::vec::Vec<#rt::Move>,
+                    #buf: &mut ::std::vec::Vec<#rt::Move>,
                 ) -> ::core::option::Option<#rt::Move> {
                     let (Some(&r), Some(ids)) = (ROLE_TERM.get(role), MOVE_OF.get(role)) else {
                         return None;
                     };
                     #fill
-                    #rt::move_bits::random_move_of_bits(&bits, rng)
+                    #draw
                 }
             };
             let read = quote! {

@@ -3,9 +3,9 @@
 //!
 //! Every test shares one cache directory (one cargo target directory, so
 //! `gdl-runtime` is built once), and the games are few: the six benchmark
-//! games and one game that compiles only lifted, each a cargo build of a
-//! minute or less in release on a CI machine; the other tests load small
-//! games, or no library at all.
+//! games, one game that compiles only lifted and three small games forced
+//! lifted, each a cargo build of a minute or less in release on a CI
+//! machine; the other tests load small games, or no library at all.
 
 mod common;
 
@@ -139,6 +139,40 @@ fn ground_random_moves_are_the_interpreters() {
         assert_eq!(
             (batch.states, batch.terminal, batch.goal_sums),
             one_by_one(&interp, &interp.initial_state(), 5, 4, 60),
+            "{name}"
+        );
+    }
+}
+
+/// A lifted game's batch of playouts in its library plays the playouts of
+/// the `Game` trait, a query at a time: where a role's moves are counted
+/// from bits (ticTacToe), listed from them (checkersSmall: six words) and
+/// read from a table (lightsOn: the same moves in every state), up to
+/// terminal states and up to a step bound; and its perft counts what the
+/// interpreter's does.
+#[test]
+fn lifted_batches_play_the_playouts_of_the_trait() {
+    for name in ["ticTacToe", "checkersSmall", "lightsOn"] {
+        let rel = format!("ggp-repository-base/{name}.kif");
+        let bytes = std::fs::read(common::games().join(&rel)).unwrap();
+        let mut lifted = options();
+        lifted.codegen.backend = Backend::Lifted;
+        let game = loaded::load(&rel, &bytes, &lifted).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let state = game.initial_state();
+        for max_depth in [500, 4] {
+            let batch = game.playouts(&state, 11, 30, max_depth as u64).unwrap();
+            assert_eq!(batch.depth_limited > 0, max_depth == 4, "{name}");
+            assert_eq!(
+                (batch.states, batch.terminal, batch.goal_sums),
+                one_by_one(&game, &state, 11, 30, max_depth),
+                "{name}, at most {max_depth} steps"
+            );
+        }
+        let fe = front::run_bytes(&rel, &bytes, &Options::default());
+        let interp = Interpreter::new(&fe.program).unwrap();
+        assert_eq!(
+            gdl_runtime::perft(&game, &state, 3),
+            gdl_runtime::perft(&interp, &interp.initial_state(), 3),
             "{name}"
         );
     }

@@ -2,8 +2,8 @@
 //! as bits: by counting the bits where they are few words, else by listing
 //! the moves and picking one.
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
 
 /// Most words of a role's legal moves from which `random_move` draws by
 /// counting bits; past it, it lists the moves and picks one. Counting reads
@@ -20,6 +20,16 @@ pub const MAX_DRAWN_WORDS: usize = 4;
 /// random move by listing them (into a buffer), not by counting.
 pub fn lists(words: usize) -> bool {
     words > MAX_DRAWN_WORDS
+}
+
+/// The name of `random_move`'s buffer parameter: `_buf` unless a draw
+/// `lists` into it (an unused parameter is a lint in generated code).
+pub fn buffer(lists: bool) -> Ident {
+    if lists {
+        format_ident!("buf")
+    } else {
+        format_ident!("_buf")
+    }
 }
 
 /// The expression of a random move drawn from `bits`, `words` words, with

@@ -167,17 +167,21 @@ fn table_fn(tables: &Tables) -> TokenStream {
 }
 
 /// The query functions' names, in the order a module calls them.
-struct Calls {
-    /// Per role, the gathering of its legal moves' bits.
-    legal_bits: Vec<TokenStream>,
+pub(super) struct Calls {
+    /// Per role, the block gathering its legal moves' bits into `bits`.
+    pub(super) legal_bits: Vec<TokenStream>,
     eval: Vec<Ident>,
     /// The estimate that made the evaluation incremental, if it is.
     incremental: Option<churn::Estimate>,
     goal: Vec<Ident>,
-    next: Vec<Ident>,
-    dispatch: Vec<TokenStream>,
-    next_copy: TokenStream,
-    next_patches: Vec<Ident>,
+    /// The functions of `next`'s schedule.
+    pub(super) next: Vec<Ident>,
+    /// The statements running the move dispatch functions.
+    pub(super) dispatch: Vec<TokenStream>,
+    /// The statement copying the next state's region into `out`.
+    pub(super) next_copy: TokenStream,
+    /// The functions patching the rest of the next state.
+    pub(super) next_patches: Vec<Ident>,
 }
 
 /// Prints every function of the module, in order.
@@ -224,19 +228,7 @@ pub(super) fn tokens(
     let strings = common::Strings::new(&common::Texts::of(gp), rt);
     let items = items(gp, net, opts, &game, &state, &strings);
     let runtime = runtime_items(net, (&scratch, &state), &strings, &calls);
-    let step_fns = step::fns(
-        gp,
-        net,
-        rt,
-        &state,
-        &step::StepCalls {
-            legal_bits: &calls.legal_bits,
-            next: &calls.next,
-            dispatch: &calls.dispatch,
-            next_copy: &calls.next_copy,
-            next_patches: &calls.next_patches,
-        },
-    );
+    let step_fns = step::fns(gp, net, rt, &state, &calls);
     let queries = common::Queries {
         scratch: &scratch,
         const_new: true,

@@ -6,25 +6,12 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::module::Calls;
 use super::moves;
 use super::queries::lit_usize;
 use crate::backend::common::draw;
 use crate::bitnet::Bitnet;
 use crate::ground::GroundProgram;
-
-/// What a step computes, as the module printed it.
-pub(super) struct StepCalls<'a> {
-    /// Per role, the block gathering its legal moves' bits into `bits`.
-    pub legal_bits: &'a [TokenStream],
-    /// The functions of `next`'s schedule.
-    pub next: &'a [Ident],
-    /// The statements running the move dispatch functions.
-    pub dispatch: &'a [TokenStream],
-    /// The statement copying the next state's region into `out`.
-    pub next_copy: &'a TokenStream,
-    /// The functions patching the rest of the next state.
-    pub next_patches: &'a [Ident],
-}
 
 /// The free functions of a step: `draw`, a role's random legal move in an
 /// evaluation, and `advance`, the next state from an evaluation and a joint
@@ -34,15 +21,11 @@ pub(super) fn fns(
     net: &Bitnet,
     rt: &syn::Path,
     state: &Ident,
-    calls: &StepCalls,
+    calls: &Calls,
 ) -> TokenStream {
     let nw = lit_usize(net.layout.state_words);
     let words = |r: usize| gp.moves[r].len().div_ceil(64);
-    let buf = if (0..gp.roles.len()).any(|r| draw::lists(words(r))) {
-        format_ident!("buf")
-    } else {
-        format_ident!("_buf")
-    };
+    let buf = draw::buffer((0..gp.roles.len()).any(|r| draw::lists(words(r))));
     let random_arms = calls.legal_bits.iter().enumerate().map(|(r, bits)| {
         let draw = draw::random_move(rt, words(r));
         let r = lit_usize(r);
@@ -57,7 +40,7 @@ pub(super) fn fns(
     } else {
         format_ident!("state")
     };
-    let StepCalls {
+    let Calls {
         next,
         dispatch,
         next_copy,

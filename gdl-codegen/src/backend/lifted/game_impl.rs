@@ -90,11 +90,7 @@ fn legal_moves_from_rules(
     let (fill_and_read, random_move) = match sink {
         MoveSink::Bits(words) => {
             let draw = draw::random_move(rt, words);
-            let buf = if draw::lists(words) {
-                quote::format_ident!("buf")
-            } else {
-                quote::format_ident!("_buf")
-            };
+            let buf = draw::buffer(draw::lists(words));
             let words = usize_lit(words);
             let fill = quote! {
                 let mut bits = [0u64; #words];

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use super::counters;
 use super::families::{word_shape, Shape, MIN_MEMBERS};
 use super::planes;
 use crate::ground::{AtomId, GroundProgram, Output};
@@ -61,6 +62,10 @@ pub struct PlaneChoice<'a> {
     pub classes: Option<&'a [u32]>,
     /// Whether the anchored moves get move planes.
     pub moves: bool,
+    /// The groups of the program's counters ([`counters::find`]), laid out
+    /// along their count whatever `classes` says: a group is regular only
+    /// when the group it reads lies along its count too.
+    pub counters: &'a [counters::Group],
 }
 
 /// Per role with anchored moves, `state_words` words from `next_free`
@@ -229,6 +234,47 @@ fn plane_layout(
     (placed, free)
 }
 
+/// Places the counter groups of `choice` whose atoms are not placed yet
+/// along their count, from `next_free`: each group a run of bits by index
+/// (holes where an index has no atom), packed one after the other, a run
+/// of up to 64 bits never across two words (a plane word needs
+/// [`planes::MIN_WORD_MEMBERS`] members). The groups large enough to be
+/// planes and chosen are added to `planes`. Returns the next free
+/// position.
+fn counter_layout(
+    gp: &GroundProgram,
+    derived_pos: &mut [u32],
+    next_free: u32,
+    choice: &PlaneChoice,
+    planes: &mut Vec<Vec<u32>>,
+) -> u32 {
+    let ni = gp.num_inputs;
+    let mut at = next_free;
+    for group in choice.counters {
+        if group
+            .iter()
+            .any(|&(a, _)| derived_pos[(a - ni) as usize] != u32::MAX)
+        {
+            continue;
+        }
+        let first = group[0].1;
+        let span = group[group.len() - 1].1 - first + 1;
+        if (at % 64) + span.min(64) > 64 {
+            at = at.div_ceil(64) * 64;
+        }
+        for &(a, index) in group {
+            derived_pos[(a - ni) as usize] = at + index - first;
+        }
+        at += span;
+        let atoms: Vec<u32> = group.iter().map(|&(a, _)| a).collect();
+        let chosen = choice.classes.is_none_or(|c| c.contains(&atoms[0]));
+        if chosen && atoms.len() >= planes::MIN_PLANE_MEMBERS {
+            planes.push(atoms);
+        }
+    }
+    at
+}
+
 /// Whether a class whose atoms are placed already (outputs: `next`'s region
 /// mirrors the state) lies as a plane would: every atom a whole number of
 /// words from its anchor, the same for all.
@@ -247,10 +293,12 @@ impl Layout {
     /// The layout of `gp`, every class laid out as a plane.
     pub fn new(gp: &GroundProgram) -> Self {
         let found = planes::classes(gp);
+        let counters = counters::find(gp);
         let choice = PlaneChoice {
             found: &found,
             classes: None,
             moves: true,
+            counters: &counters,
         };
         Self::with_planes(gp, Some(choice))
     }
@@ -282,7 +330,7 @@ impl Layout {
             next_free += (outs.len() as u32).div_ceil(64) * 64;
         }
         let state_words = words(fluents).max(1) as u32;
-        let (planes, move_plane, free) = match choice {
+        let (mut planes, move_plane, free) = match choice {
             Some(choice) => {
                 let (placed, free) = plane_layout(gp, &mut derived_pos, next_free, &choice);
                 if choice.moves && !placed.is_empty() {
@@ -293,6 +341,10 @@ impl Layout {
                 }
             }
             None => (Vec::new(), Vec::new(), next_free),
+        };
+        let free = match choice {
+            Some(choice) => counter_layout(gp, &mut derived_pos, free, &choice, &mut planes),
+            None => free,
         };
         next_free = family_words(gp, &mut derived_pos, free);
         for p in derived_pos.iter_mut().filter(|p| **p == u32::MAX) {

@@ -25,9 +25,13 @@
 //! [`Bitnet::summary`] prints the result. Before the compiled back end's
 //! bitnet is built, [`relayout`] lays the program's boards out densely,
 //! piece by piece, where that gives the [`planes`] more to do.
+//! The layout also puts the groups of a counting relation ([`counters`])
+//! along their count, so that the planes compute a step of the count as a
+//! shift.
 
 pub mod churn;
 pub mod conj;
+pub mod counters;
 pub(crate) mod demand;
 pub mod dispatch;
 pub mod families;
@@ -188,10 +192,12 @@ pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
         return build_with(gp, params, None);
     }
     let found = planes::classes(gp);
+    let counters = counters::find(gp);
     let all = PlaneChoice {
         found: &found,
         classes: None,
         moves: true,
+        counters: &counters,
     };
     let net = build_with(gp, params, Some(all));
     let regular: Vec<u32> = net.planes.iter().map(|p| p.class).collect();
@@ -203,6 +209,7 @@ pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
         found: &found,
         classes: Some(&regular),
         moves,
+        counters: &counters,
     };
     build_with(gp, params, Some(choice))
 }

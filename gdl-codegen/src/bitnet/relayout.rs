@@ -43,7 +43,7 @@ const MAX_TRIED_ARITY: usize = 5;
 
 /// A fluent text as its functor and top-level arguments: `(cell a 2 b)` is
 /// `cell` and `[a, 2, b]`; a constant has no arguments.
-fn split(text: &str) -> (&str, Vec<&str>) {
+pub(crate) fn split(text: &str) -> (&str, Vec<&str>) {
     let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) else {
         return (text, Vec::new());
     };
@@ -88,7 +88,7 @@ struct Group {
 
 /// The rank of each value of one argument: numeric order when every value
 /// is an integer (so that 10 follows 9), else text order.
-fn ranks_of(values: &[&str]) -> BTreeMap<String, u32> {
+pub(crate) fn ranks_of(values: &[&str]) -> BTreeMap<String, u32> {
     let mut distinct: Vec<&str> = values.to_vec();
     distinct.sort_unstable();
     distinct.dedup();

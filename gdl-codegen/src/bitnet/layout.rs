@@ -330,21 +330,18 @@ impl Layout {
             next_free += (outs.len() as u32).div_ceil(64) * 64;
         }
         let state_words = words(fluents).max(1) as u32;
-        let (mut planes, move_plane, free) = match choice {
+        let (planes, move_plane, free) = match choice {
             Some(choice) => {
-                let (placed, free) = plane_layout(gp, &mut derived_pos, next_free, &choice);
-                if choice.moves && !placed.is_empty() {
-                    let (bits, free) = move_planes(&choice.found.move_anchor, state_words, free);
-                    (placed, bits, free)
+                let (mut placed, free) = plane_layout(gp, &mut derived_pos, next_free, &choice);
+                let (bits, free) = if choice.moves && !placed.is_empty() {
+                    move_planes(&choice.found.move_anchor, state_words, free)
                 } else {
-                    (placed, Vec::new(), free)
-                }
+                    (Vec::new(), free)
+                };
+                let free = counter_layout(gp, &mut derived_pos, free, &choice, &mut placed);
+                (placed, bits, free)
             }
             None => (Vec::new(), Vec::new(), next_free),
-        };
-        let free = match choice {
-            Some(choice) => counter_layout(gp, &mut derived_pos, free, &choice, &mut planes),
-            None => free,
         };
         next_free = family_words(gp, &mut derived_pos, free);
         for p in derived_pos.iter_mut().filter(|p| **p == u32::MAX) {

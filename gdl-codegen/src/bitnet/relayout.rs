@@ -13,14 +13,19 @@
 //! neighbour is then the same distance from every square, and a per-square
 //! relation anchored in the first plane is one word for 64 squares.
 //!
+//! A plane of at most a word never straddles two: a word holds as many
+//! whole planes as fit, the rest of it a hole.
+//!
 //! Which arguments are minor is chosen by trying each split and keeping
 //! the one whose program has the most atoms in plane classes
-//! ([`crate::bitnet::planes::classes`]); text order stays where no split
-//! does better. [`relaid`] rewrites the program over the physical bits
+//! ([`crate::bitnet::planes::classes`]), and of those the one whose planes
+//! and state span the fewest words (see [`score`]); text order stays where
+//! no split does better. [`relaid`] rewrites the program over the physical bits
 //! (holes are fluents that never hold) and keeps the logical ids and texts
 //! in [`GroundProgram::logical`] for the generated tables, so states are
 //! still read and printed by logical id and matches replay identically.
 
+use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
 use crate::bitnet::planes;
@@ -152,10 +157,43 @@ impl Group {
     /// The offset of fluent `i` in the dense block with the arguments of
     /// `minor` (a bit set of argument positions) varying fastest.
     fn offset(&self, i: usize, minor: u32) -> usize {
-        let order = (0..self.sizes.len())
+        let index = |of_minor: bool| {
+            (0..self.sizes.len())
+                .filter(|k| (minor >> k & 1 == 1) == of_minor)
+                .fold(0, |acc, k| acc * self.sizes[k] + self.ranks[i][k] as usize)
+        };
+        self.plane_start(index(false), minor) + index(true)
+    }
+
+    /// Bits of one plane (the product of the `minor` arguments' sizes).
+    fn plane_bits(&self, minor: u32) -> usize {
+        (0..self.sizes.len())
+            .filter(|k| minor >> k & 1 == 1)
+            .map(|k| self.sizes[k])
+            .product()
+    }
+
+    /// Where the plane of major index `major` starts. Planes of at most a
+    /// word never straddle two: a word holds as many whole planes as fit,
+    /// so that a relation over one plane (a line of one colour's stones)
+    /// is read from one word instead of a pair.
+    fn plane_start(&self, major: usize, minor: u32) -> usize {
+        let plane = self.plane_bits(minor);
+        if plane <= 64 && 64 % plane != 0 {
+            let per_word = 64 / plane;
+            major / per_word * 64 + major % per_word * plane
+        } else {
+            major * plane
+        }
+    }
+
+    /// Bits of the dense block with `minor` fastest, padding included.
+    fn block_bits(&self, minor: u32) -> usize {
+        let majors: usize = (0..self.sizes.len())
             .filter(|k| minor >> k & 1 == 0)
-            .chain((0..self.sizes.len()).filter(|k| minor >> k & 1 == 1));
-        order.fold(0, |acc, k| acc * self.sizes[k] + self.ranks[i][k] as usize)
+            .map(|k| self.sizes[k])
+            .product();
+        self.plane_start(majors - 1, minor) + self.plane_bits(minor)
     }
 }
 
@@ -170,7 +208,8 @@ fn bits_of(groups: &[Group], choice: &Choice, num_fluents: usize) -> (Vec<u32>, 
     let mut next = 0usize;
     for (g, c) in groups.iter().zip(choice) {
         match (c, g.dense_bits()) {
-            (Some(minor), Some(size)) => {
+            (Some(minor), Some(_)) => {
+                let size = g.block_bits(*minor);
                 if size >= 64 {
                     next = next.div_ceil(64) * 64;
                 }
@@ -266,24 +305,31 @@ pub fn relaid_with(gp: &GroundProgram, bits: &[u32], num_bits: u32) -> GroundPro
     }
 }
 
-/// Atoms of `gp` in plane classes that the layout can place (their
-/// anchors within a few words, dense enough): how well a layout suits the
-/// planes.
-fn score(gp: &GroundProgram) -> usize {
+/// How well a layout suits the planes: first the atoms of `gp` in plane
+/// classes that the layout can place (their anchors within a few words,
+/// dense enough), then the fewer words a step works on. Those are the
+/// words the planes span, each one more word operation per rule shape and
+/// fixpoint step, and the state's words, copied and compared every step.
+/// A board whose pieces are interleaved square by square (`cell(x, y,
+/// colour)` in text order) spreads each per-square relation over twice
+/// the words of the same board laid out colour by colour; a layout whose
+/// holes widen the state for planes the schedule may not keep is not worth
+/// its padding.
+fn score(gp: &GroundProgram) -> (usize, Reverse<usize>) {
     let found = planes::classes(gp);
     let ni = gp.num_inputs;
-    found
-        .classes
-        .iter()
-        .filter(|class| {
-            let anchors: Vec<u32> = class
-                .iter()
-                .filter_map(|&a| found.anchor[(a - ni) as usize])
-                .collect();
-            planes::plane_span(&anchors).is_some()
-        })
-        .map(Vec::len)
-        .sum()
+    let (mut atoms, mut words) = (0, gp.fluents.len().div_ceil(64));
+    for class in &found.classes {
+        let anchors: Vec<u32> = class
+            .iter()
+            .filter_map(|&a| found.anchor[(a - ni) as usize])
+            .collect();
+        if let Some((_, n)) = planes::plane_span(&anchors) {
+            atoms += class.len();
+            words += n as usize;
+        }
+    }
+    (atoms, Reverse(words))
 }
 
 /// The splits of an argument list of `arity` worth trying: every proper,
@@ -306,7 +352,7 @@ pub fn relaid(gp: &GroundProgram) -> Option<GroundProgram> {
     let groups = groups(&gp.fluents);
     let nf = gp.fluents.len();
     let mut choice: Choice = vec![None; groups.len()];
-    let mut best: Option<(usize, GroundProgram)> = None;
+    let mut best: Option<((usize, Reverse<usize>), GroundProgram)> = None;
     let base = score(gp);
     for g in 0..groups.len() {
         let arity = groups[g].sizes.len();
@@ -361,6 +407,24 @@ mod tests {
             bit("(cell 2 q)") - bit("(cell 1 p)"),
             bit("(cell 4 q)") - bit("(cell 3 p)")
         );
+    }
+
+    #[test]
+    fn of_two_layouts_with_the_same_planes_the_narrower_is_kept() {
+        let gp = ground(include_str!("../../tests/fixtures/two_colours.kif"));
+        let relaid = relaid(&gp).expect("the board is relaid colour by colour");
+        let logical = relaid.logical.as_ref().expect("logical side kept");
+        let bit = |text: &str| {
+            let f = gp.fluents.iter().position(|t| t == text).expect("fluent");
+            logical.bits[f] as i64
+        };
+        // One colour's squares lie together in a word, the other colour's
+        // in the next: a 36-bit plane does not straddle two words.
+        assert_eq!(bit("(cell 1 2 o)") - bit("(cell 1 1 o)"), 1);
+        assert_eq!(bit("(cell 6 6 o)") - bit("(cell 1 1 o)"), 35);
+        assert_eq!(bit("(cell 1 1 x)") - bit("(cell 1 1 o)"), 64);
+        assert!(score(&relaid) > score(&gp));
+        assert_eq!(score(&relaid).0, score(&gp).0, "the same atoms in planes");
     }
 
     /// The true fluents of a propnet state, by text.

@@ -315,6 +315,11 @@ pub fn relaid_with(gp: &GroundProgram, bits: &[u32], num_bits: u32) -> GroundPro
 /// the words of the same board laid out colour by colour; a layout whose
 /// holes widen the state for planes the schedule may not keep is not worth
 /// its padding.
+///
+/// It is a proxy, blind to what the printer finds later: the word families
+/// of `families.rs` (a layout that places more plane atoms can break a
+/// gathered family into atoms one by one, as on a four-player Chinese
+/// checkers board), and the classes that `planes::regular` turns down.
 fn score(gp: &GroundProgram) -> (usize, Reverse<usize>) {
     let found = planes::classes(gp);
     let ni = gp.num_inputs;

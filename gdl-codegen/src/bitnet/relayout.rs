@@ -142,16 +142,26 @@ fn groups(fluents: &[String]) -> Vec<Group> {
 }
 
 impl Group {
-    /// Bits of the dense block, if it is dense enough to lay out so.
-    fn dense_bits(&self) -> Option<usize> {
-        let bits = self
-            .sizes
-            .iter()
-            .try_fold(1usize, |acc, &s| acc.checked_mul(s))?;
-        (self.sizes.len() >= 2
-            && bits <= MAX_BLOCK_BITS
-            && bits <= MAX_BITS_PER_FLUENT * self.ids.len())
-        .then_some(bits)
+    /// Whether the group is dense enough to lay out as a block at all: its
+    /// unpadded block, the smallest any split gives, within the budgets.
+    fn is_dense(&self) -> bool {
+        self.sizes.len() >= 2 && self.within_budget(self.extent(0, false))
+    }
+
+    /// Whether a block of `bits` bits keeps to [`MAX_BLOCK_BITS`] and
+    /// [`MAX_BITS_PER_FLUENT`].
+    fn within_budget(&self, bits: usize) -> bool {
+        bits <= MAX_BLOCK_BITS && bits <= MAX_BITS_PER_FLUENT * self.ids.len()
+    }
+
+    /// The product of the sizes of the arguments in `minor` (`of_minor`),
+    /// or of the others: the bits of one plane, or the number of planes.
+    fn extent(&self, minor: u32, of_minor: bool) -> usize {
+        (0..self.sizes.len())
+            .filter(|k| (minor >> k & 1 == 1) == of_minor)
+            .map(|k| self.sizes[k])
+            .try_fold(1usize, |acc, s| acc.checked_mul(s))
+            .unwrap_or(usize::MAX)
     }
 
     /// The offset of fluent `i` in the dense block with the arguments of
@@ -165,20 +175,12 @@ impl Group {
         self.plane_start(index(false), minor) + index(true)
     }
 
-    /// Bits of one plane (the product of the `minor` arguments' sizes).
-    fn plane_bits(&self, minor: u32) -> usize {
-        (0..self.sizes.len())
-            .filter(|k| minor >> k & 1 == 1)
-            .map(|k| self.sizes[k])
-            .product()
-    }
-
     /// Where the plane of major index `major` starts. Planes of at most a
     /// word never straddle two: a word holds as many whole planes as fit,
     /// so that a relation over one plane (a line of one colour's stones)
     /// is read from one word instead of a pair.
     fn plane_start(&self, major: usize, minor: u32) -> usize {
-        let plane = self.plane_bits(minor);
+        let plane = self.extent(minor, true);
         if plane <= 64 && 64 % plane != 0 {
             let per_word = 64 / plane;
             major / per_word * 64 + major % per_word * plane
@@ -189,11 +191,7 @@ impl Group {
 
     /// Bits of the dense block with `minor` fastest, padding included.
     fn block_bits(&self, minor: u32) -> usize {
-        let majors: usize = (0..self.sizes.len())
-            .filter(|k| minor >> k & 1 == 0)
-            .map(|k| self.sizes[k])
-            .product();
-        self.plane_start(majors - 1, minor) + self.plane_bits(minor)
+        self.plane_start(self.extent(minor, false) - 1, minor) + self.extent(minor, true)
     }
 }
 
@@ -207,18 +205,18 @@ fn bits_of(groups: &[Group], choice: &Choice, num_fluents: usize) -> (Vec<u32>, 
     let mut bits = vec![0u32; num_fluents];
     let mut next = 0usize;
     for (g, c) in groups.iter().zip(choice) {
-        match (c, g.dense_bits()) {
-            (Some(minor), Some(_)) => {
-                let size = g.block_bits(*minor);
+        match c.filter(|_| g.is_dense()) {
+            Some(minor) => {
+                let size = g.block_bits(minor);
                 if size >= 64 {
                     next = next.div_ceil(64) * 64;
                 }
                 for (i, &id) in g.ids.iter().enumerate() {
-                    bits[id as usize] = (next + g.offset(i, *minor)) as u32;
+                    bits[id as usize] = (next + g.offset(i, minor)) as u32;
                 }
                 next += size;
             }
-            _ => {
+            None => {
                 for &id in &g.ids {
                     bits[id as usize] = next as u32;
                     next += 1;
@@ -361,10 +359,15 @@ pub fn relaid(gp: &GroundProgram) -> Option<GroundProgram> {
     let base = score(gp);
     for g in 0..groups.len() {
         let arity = groups[g].sizes.len();
-        if groups[g].dense_bits().is_none() || arity > MAX_TRIED_ARITY {
+        if !groups[g].is_dense() || arity > MAX_TRIED_ARITY {
             continue;
         }
-        for minor in splits(arity) {
+        // Padding widens a block: a split whose block outgrows the budgets
+        // is not tried.
+        let fitting: Vec<u32> = splits(arity)
+            .filter(|&minor| groups[g].within_budget(groups[g].block_bits(minor)))
+            .collect();
+        for minor in fitting {
             if tries_left == 0 {
                 return best.map(|(_, program)| program);
             }

@@ -125,6 +125,17 @@ pub fn find(atoms: &[(u32, Vec<Conj>)]) -> (Vec<Family>, Vec<usize>) {
 /// and 24 members were slower than 16 on draughts.
 pub const MIN_GATHERED: usize = 16;
 
+/// Members a gathered family needs when each literal is its word shifted
+/// by one distance and at least two of them vary: a few operations on
+/// registers, no loads. Eight members of peg's "a jump over here" as one
+/// family cut 20% of its instructions a playout. The others keep
+/// [`MIN_GATHERED`]: at eight members, a family of two-distance slots cost
+/// gomoku_swap2_11x11 4.6% more instructions (its members lost the literals
+/// they shared one by one), and one of a single varying literal under a
+/// fixed one cost amazons_8x8 8.7% more (the factoring of alternatives
+/// had tested the fixed literal once for more of them).
+pub const MIN_SHIFTED: usize = 8;
+
 /// How a gathered family reads one literal of its members' bodies.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Slot {
@@ -139,6 +150,19 @@ pub enum Slot {
         shift: i32,
         /// Whether the literal is negated.
         negated: bool,
+    },
+    /// Members' bits at a few distances from their own (a board's
+    /// neighbour in the next row, the same distance but for the squares
+    /// that wrap around an edge): the word shifted by each distance and
+    /// masked with the members at it, ORed.
+    Shifts {
+        /// The word read.
+        word: u32,
+        /// Whether the literal is negated.
+        negated: bool,
+        /// Per distance (destination bit minus source bit), the members'
+        /// bits at it within the destination word, ascending by distance.
+        parts: Vec<(i32, u64)>,
     },
     /// Bits in no regular order: moved to the members' bits through a
     /// table ([`gdl_runtime::GatherTable`] in the generated code).
@@ -158,9 +182,23 @@ impl Slot {
         match self {
             Slot::Fixed(_) => 3,
             Slot::Shifted { .. } => 2,
-            Slot::Gathered { pairs, .. } => 2 + 3 * gather_bytes(pairs).1 as usize,
+            Slot::Shifts { parts, .. } => shifts_cost(parts.len()),
+            Slot::Gathered { pairs, .. } => gather_cost(pairs),
         }
     }
+}
+
+/// Word operations of a slot read as `parts` masked shifts: a shift, a
+/// mask (a 64-bit constant, one more instruction to load) and an OR each,
+/// and the negation.
+fn shifts_cost(parts: usize) -> usize {
+    1 + 4 * parts
+}
+
+/// Word operations of a gather through a table: a shift, a mask, a load
+/// and an OR a byte, and the negation.
+fn gather_cost(pairs: &[(u8, u8)]) -> usize {
+    2 + 3 * gather_bytes(pairs).1 as usize
 }
 
 /// The first byte of the source word a gather reads, and how many.
@@ -207,6 +245,34 @@ pub fn find_gathered(
     atoms: &[(u32, Vec<Conj>)],
     candidates: &[usize],
 ) -> (Vec<Gathered>, Vec<usize>) {
+    gathered_with(atoms, candidates, MIN_GATHERED, true)
+}
+
+/// [`find_gathered`] among alternatives grouped by the words they read: no
+/// family reads a table (see `gathered_disjuncts` in the ground back end's
+/// `expr.rs`), and one of single shifts needs only [`MIN_SHIFTED`]
+/// members. Among the
+/// atoms of a schedule the minimum stays [`MIN_GATHERED`]: there the
+/// schedule drops the guards of the members it expects
+/// (`schedule::unguard_gathered`) before the printer looks, so both would
+/// have to agree on the smaller families, and allowing them there was
+/// mixed (jointbuttonsandlights25 32% fewer instructions a playout,
+/// QuartoSuicide 1.6% more).
+pub fn find_gathered_alternatives(
+    atoms: &[(u32, Vec<Conj>)],
+    candidates: &[usize],
+) -> (Vec<Gathered>, Vec<usize>) {
+    gathered_with(atoms, candidates, MIN_SHIFTED, false)
+}
+
+/// [`find_gathered`] with families of single shifts kept from
+/// `min_shifted` members, and families reading a table only if `tables`.
+fn gathered_with(
+    atoms: &[(u32, Vec<Conj>)],
+    candidates: &[usize],
+    min_shifted: usize,
+    tables: bool,
+) -> (Vec<Gathered>, Vec<usize>) {
     type Sig = (u32, Vec<(u32, bool)>);
     let mut groups: BTreeMap<Sig, Vec<(usize, Vec<BitLit>)>> = BTreeMap::new();
     for &i in candidates {
@@ -219,12 +285,27 @@ pub fn find_gathered(
     let mut taken = vec![false; atoms.len()];
     let mut out = Vec::new();
     for ((dst_word, sig), members) in groups {
-        if members.len() < MIN_GATHERED {
+        if members.len() < min_shifted.min(MIN_GATHERED) {
             continue;
         }
         let slots: Vec<Slot> = (0..sig.len())
             .map(|k| slot(sig[k], members.iter().map(|(i, l)| (atoms[*i].0, l[k].0))))
             .collect();
+        let shifted = slots
+            .iter()
+            .all(|s| matches!(s, Slot::Fixed(_) | Slot::Shifted { .. }));
+        // One literal that varies is a masked word under the fixed ones,
+        // which the factoring of alternatives prints as well or better.
+        let varying = slots
+            .iter()
+            .filter(|s| !matches!(s, Slot::Fixed(_)))
+            .count();
+        if (!shifted || varying < 2) && members.len() < MIN_GATHERED {
+            continue;
+        }
+        if !tables && slots.iter().any(|s| matches!(s, Slot::Gathered { .. })) {
+            continue;
+        }
         let single: usize = members.iter().map(|(_, l)| by_words(l) + 2).sum();
         let together: usize = 3 + slots.iter().map(Slot::cost).sum::<usize>();
         if together >= single {
@@ -259,13 +340,28 @@ fn slot((word, negated): (u32, bool), pairs: impl Iterator<Item = (u32, u32)>) -
             negated,
         };
     }
+    let pairs: Vec<(u8, u8)> = pairs
+        .iter()
+        .map(|&(d, s)| ((s & 63) as u8, (d & 63) as u8))
+        .collect();
+    let mut parts: BTreeMap<i32, u64> = BTreeMap::new();
+    for &(s, d) in &pairs {
+        *parts.entry(i32::from(d) - i32::from(s)).or_default() |= 1 << d;
+    }
+    // Shifts only where they cost fewer operations: at the same count the
+    // masked shifts took 8% more instructions a playout than the table
+    // (guess.kif, eight bytes against six to eight distances).
+    if shifts_cost(parts.len()) < gather_cost(&pairs) {
+        return Slot::Shifts {
+            word,
+            negated,
+            parts: parts.into_iter().collect(),
+        };
+    }
     Slot::Gathered {
         word,
         negated,
-        pairs: pairs
-            .iter()
-            .map(|&(d, s)| ((s & 63) as u8, (d & 63) as u8))
-            .collect(),
+        pairs,
     }
 }
 
@@ -366,5 +462,64 @@ mod tests {
         let (fams, rest) = find_gathered(&atoms, &all[..3]);
         assert!(fams.is_empty());
         assert_eq!(rest, vec![0, 1, 2]);
+    }
+
+    /// A literal whose bit is at one of two distances from the member's
+    /// (a neighbour one row on, but for the squares that wrap an edge) is
+    /// read as two masked shifts, not through a table.
+    #[test]
+    fn a_literal_at_two_distances_is_two_masked_shifts() {
+        // Member k at bit 64 + k reads bit k + 7 of word 2, or bit k - 9
+        // for the last four members.
+        let member = |k: u32| {
+            let src = if k < 12 { 128 + k + 7 } else { 128 + k - 9 };
+            let c = Conj {
+                lits: vec![(k, false), (src, true)],
+                any: Vec::new(),
+            };
+            (64 + k, vec![c])
+        };
+        let atoms: Vec<_> = (0..16).map(member).collect();
+        let all: Vec<usize> = (0..16).collect();
+        let (fams, rest) = find_gathered(&atoms, &all);
+        assert!(rest.is_empty());
+        assert_eq!(
+            fams[0].slots[1],
+            Slot::Shifts {
+                word: 2,
+                negated: true,
+                parts: vec![(-7, 0x0fff), (9, 0xf000)],
+            }
+        );
+    }
+
+    /// Eight alternatives whose two literals each lie at one distance are
+    /// a family among alternatives, not among a schedule's atoms; with one
+    /// varying literal under a fixed one they are not.
+    #[test]
+    fn eight_alternatives_of_single_shifts_are_a_family() {
+        // Member k at bit k: bit k of word 1 and bit k + 7 of word 2, or
+        // the fixed bit 200 and bit k of word 1.
+        let two = |k: u32| {
+            let c = Conj {
+                lits: vec![(64 + k, false), (128 + k + 7, false)],
+                any: Vec::new(),
+            };
+            (k, vec![c])
+        };
+        let fixed = |k: u32| {
+            let c = Conj {
+                lits: vec![(64 + k, false), (200, false)],
+                any: Vec::new(),
+            };
+            (k, vec![c])
+        };
+        let all: Vec<usize> = (0..MIN_SHIFTED).collect();
+        let atoms: Vec<_> = (0..MIN_SHIFTED as u32).map(two).collect();
+        let (fams, rest) = find_gathered_alternatives(&atoms, &all);
+        assert_eq!((fams.len(), rest.len()), (1, 0));
+        assert!(find_gathered(&atoms, &all).0.is_empty());
+        let atoms: Vec<_> = (0..MIN_SHIFTED as u32).map(fixed).collect();
+        assert!(find_gathered_alternatives(&atoms, &all).0.is_empty());
     }
 }

@@ -269,13 +269,35 @@ fn disjunct_families<'a>(conjs: &[&'a Conj]) -> (Vec<TokenStream>, Vec<&'a Conj>
 /// family's word is not zero when one of them holds. Two alternatives with
 /// the same first literal go to different families, so that each member's
 /// gathered bits are its own. Returns the tests and the alternatives left.
+///
+/// Two passes. The first puts the n-th alternative with a first literal in
+/// the n-th round and keeps families of any kind. The second groups what
+/// is left by the words it reads first (a piece's square ANDed with each
+/// of eight direction planes is then eight rounds of every square, not
+/// eight rounds mixing the planes square by square) and keeps only the
+/// families of shifts ([`families::find_gathered_alternatives`]): its
+/// tables, eight of 8 KB for draughts' capturing piece, made draughts 7%
+/// slower with 8% fewer instructions.
 fn gathered_disjuncts<'a>(
     conjs: &[&'a Conj],
     gathers: &mut GatherTables,
 ) -> (Vec<TokenStream>, Vec<&'a Conj>) {
-    // Each alternative as an atom at its first literal's bit, the n-th
-    // alternative with that first literal in the n-th round.
+    let (mut tests, rest) = gathered_in_rounds(conjs, gathers, false);
+    let (more, rest) = gathered_in_rounds(&rest, gathers, true);
+    tests.extend(more);
+    (tests, rest)
+}
+
+/// One pass of [`gathered_disjuncts`]: rounds by first literal alone, any
+/// family; or, `by_words`, by the words read and then first literal, only
+/// families of shifts.
+fn gathered_in_rounds<'a>(
+    conjs: &[&'a Conj],
+    gathers: &mut GatherTables,
+    by_words: bool,
+) -> (Vec<TokenStream>, Vec<&'a Conj>) {
     let mut rounds: Vec<Vec<(u32, Vec<Conj>)>> = Vec::new();
+    let mut round_words: Vec<Vec<(u32, bool)>> = Vec::new();
     let mut index: Vec<Vec<usize>> = Vec::new();
     for (i, c) in conjs.iter().enumerate() {
         let Some(first) = c.lits.iter().min_by_key(|&&(b, neg)| (b >> 6, neg, b)) else {
@@ -284,11 +306,16 @@ fn gathered_disjuncts<'a>(
         if c.lits.len() < 2 || !c.any.is_empty() {
             continue;
         }
-        let round = rounds
-            .iter()
-            .position(|r| r.iter().all(|a| a.0 != first.0))
+        let mut words: Vec<(u32, bool)> = Vec::new();
+        if by_words {
+            words = c.lits.iter().map(|&(b, neg)| (b >> 6, neg)).collect();
+            words.sort_unstable();
+        }
+        let round = (0..rounds.len())
+            .position(|r| round_words[r] == words && rounds[r].iter().all(|a| a.0 != first.0))
             .unwrap_or_else(|| {
                 rounds.push(Vec::new());
+                round_words.push(words);
                 index.push(Vec::new());
                 rounds.len() - 1
             });
@@ -299,7 +326,11 @@ fn gathered_disjuncts<'a>(
     let mut tests = Vec::new();
     for (atoms, index) in rounds.iter().zip(&index) {
         let all: Vec<usize> = (0..atoms.len()).collect();
-        let (fams, rest) = families::find_gathered(atoms, &all);
+        let (fams, rest) = if by_words {
+            families::find_gathered_alternatives(atoms, &all)
+        } else {
+            families::find_gathered(atoms, &all)
+        };
         let mut taken = vec![true; atoms.len()];
         rest.iter().for_each(|&k| taken[k] = false);
         for (k, _) in taken.iter().enumerate().filter(|(_, &t)| t) {
@@ -456,4 +487,33 @@ pub fn if_stmt(test: TokenStream, stmts: Vec<TokenStream>) -> TokenStream {
         }
     }
     quote!(if #test { #(#stmts)* })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Alternatives "a piece on square `s`, and a capture from `s` in
+    /// plane A (word 1) or plane B (word 2)", each square listing its two
+    /// planes in its own order: the alternatives of each plane are one
+    /// family tested as a word, whatever the order they come in.
+    #[test]
+    fn alternatives_over_the_same_words_are_one_family_in_any_order() {
+        let alt = |s: u32, plane: u32| Conj {
+            lits: vec![(s, false), (64 * plane + s, false)],
+            any: Vec::new(),
+        };
+        let conjs: Vec<Conj> = (0..16)
+            .flat_map(|s| {
+                let (first, second) = if s % 2 == 0 { (1, 2) } else { (2, 1) };
+                [alt(s, first), alt(s, second)]
+            })
+            .collect();
+        let text = disj_expr(&conjs, &mut GatherTables::default()).to_string();
+        // Two family words, each the piece's word ANDed with a plane: no
+        // test of one square's bit alone.
+        assert_eq!(text.matches("!= 0").count(), 2, "{text}");
+        assert!(text.contains("v [1]") && text.contains("v [2]"), "{text}");
+        assert!(!text.contains("0x1 =="), "{text}");
+    }
 }

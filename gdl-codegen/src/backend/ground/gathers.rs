@@ -58,6 +58,28 @@ impl GatherTables {
                     _ => quote!((#x >> #s)),
                 }
             }
+            Slot::Shifts {
+                word,
+                negated,
+                parts,
+            } => {
+                let w = Literal::usize_unsuffixed(*word as usize);
+                let terms = parts.iter().map(|&(shift, mask)| {
+                    let s = Literal::u32_unsuffixed(shift.unsigned_abs());
+                    let m = expr::hex(mask);
+                    match shift {
+                        0 => quote!((v[#w] & #m)),
+                        1.. => quote!(((v[#w] << #s) & #m)),
+                        _ => quote!(((v[#w] >> #s) & #m)),
+                    }
+                });
+                let any = quote!((#(#terms)|*));
+                if *negated {
+                    quote!(!#any)
+                } else {
+                    any
+                }
+            }
             Slot::Gathered {
                 word,
                 negated,

@@ -245,34 +245,36 @@ pub fn find_gathered(
     atoms: &[(u32, Vec<Conj>)],
     candidates: &[usize],
 ) -> (Vec<Gathered>, Vec<usize>) {
-    gathered_with(atoms, candidates, MIN_GATHERED, true)
+    gathered_with(atoms, candidates, false)
 }
 
 /// [`find_gathered`] among alternatives grouped by the words they read: no
 /// family reads a table (see `gathered_disjuncts` in the ground back end's
 /// `expr.rs`), and one of single shifts needs only [`MIN_SHIFTED`]
-/// members. Among the
-/// atoms of a schedule the minimum stays [`MIN_GATHERED`]: there the
-/// schedule drops the guards of the members it expects
-/// (`schedule::unguard_gathered`) before the printer looks, so both would
-/// have to agree on the smaller families, and allowing them there was
-/// mixed (jointbuttonsandlights25 32% fewer instructions a playout,
+/// members. Among the atoms of a schedule the minimum stays
+/// [`MIN_GATHERED`]: there the schedule drops the guards of the members it
+/// expects (`schedule::unguard_gathered`) before the printer looks, so both
+/// would have to agree on the smaller families, and allowing them there
+/// was mixed (jointbuttonsandlights25 32% fewer instructions a playout,
 /// QuartoSuicide 1.6% more).
 pub fn find_gathered_alternatives(
     atoms: &[(u32, Vec<Conj>)],
     candidates: &[usize],
 ) -> (Vec<Gathered>, Vec<usize>) {
-    gathered_with(atoms, candidates, MIN_SHIFTED, false)
+    gathered_with(atoms, candidates, true)
 }
 
-/// [`find_gathered`] with families of single shifts kept from
-/// `min_shifted` members, and families reading a table only if `tables`.
+/// [`find_gathered`], or with `alternatives` [`find_gathered_alternatives`].
 fn gathered_with(
     atoms: &[(u32, Vec<Conj>)],
     candidates: &[usize],
-    min_shifted: usize,
-    tables: bool,
+    alternatives: bool,
 ) -> (Vec<Gathered>, Vec<usize>) {
+    let fewest = if alternatives {
+        MIN_SHIFTED
+    } else {
+        MIN_GATHERED
+    };
     type Sig = (u32, Vec<(u32, bool)>);
     let mut groups: BTreeMap<Sig, Vec<(usize, Vec<BitLit>)>> = BTreeMap::new();
     for &i in candidates {
@@ -285,7 +287,7 @@ fn gathered_with(
     let mut taken = vec![false; atoms.len()];
     let mut out = Vec::new();
     for ((dst_word, sig), members) in groups {
-        if members.len() < min_shifted.min(MIN_GATHERED) {
+        if members.len() < fewest {
             continue;
         }
         let slots: Vec<Slot> = (0..sig.len())
@@ -303,7 +305,7 @@ fn gathered_with(
         if (!shifted || varying < 2) && members.len() < MIN_GATHERED {
             continue;
         }
-        if !tables && slots.iter().any(|s| matches!(s, Slot::Gathered { .. })) {
+        if alternatives && slots.iter().any(|s| matches!(s, Slot::Gathered { .. })) {
             continue;
         }
         let single: usize = members.iter().map(|(_, l)| by_words(l) + 2).sum();

@@ -97,6 +97,18 @@ pub fn disj_expr(conjs: &[Conj], gathers: &mut GatherTables) -> TokenStream {
     }
 }
 
+/// `x` shifted by `shift` bits toward the high end (left when positive,
+/// right when negative, itself when zero): a word moved from source bits to
+/// destination bits `shift` higher.
+pub fn shifted_by(x: &TokenStream, shift: i32) -> TokenStream {
+    let s = Literal::u32_unsuffixed(shift.unsigned_abs());
+    match shift {
+        0 => x.clone(),
+        1.. => quote!((#x << #s)),
+        _ => quote!((#x >> #s)),
+    }
+}
+
 /// The AND of word `x` shifted right by each offset of `shape`, negated
 /// where its literal is: bit `b` of the result holds when the shape holds
 /// with its lowest literal at bit `b`.
@@ -296,9 +308,16 @@ fn gathered_in_rounds<'a>(
     gathers: &mut GatherTables,
     by_words: bool,
 ) -> (Vec<TokenStream>, Vec<&'a Conj>) {
-    let mut rounds: Vec<Vec<(u32, Vec<Conj>)>> = Vec::new();
-    let mut round_words: Vec<Vec<(u32, bool)>> = Vec::new();
-    let mut index: Vec<Vec<usize>> = Vec::new();
+    /// Alternatives tried together: each as an atom at its first
+    /// literal's bit, with its index in `conjs`.
+    #[derive(Default)]
+    struct Round {
+        /// The words and signs its alternatives read (empty: any).
+        words: Vec<(u32, bool)>,
+        atoms: Vec<(u32, Vec<Conj>)>,
+        index: Vec<usize>,
+    }
+    let mut rounds: Vec<Round> = Vec::new();
     for (i, c) in conjs.iter().enumerate() {
         let Some(first) = c.lits.iter().min_by_key(|&&(b, neg)| (b >> 6, neg, b)) else {
             continue;
@@ -311,20 +330,23 @@ fn gathered_in_rounds<'a>(
             words = c.lits.iter().map(|&(b, neg)| (b >> 6, neg)).collect();
             words.sort_unstable();
         }
-        let round = (0..rounds.len())
-            .position(|r| round_words[r] == words && rounds[r].iter().all(|a| a.0 != first.0))
+        let round = rounds
+            .iter()
+            .position(|r| r.words == words && r.atoms.iter().all(|a| a.0 != first.0))
             .unwrap_or_else(|| {
-                rounds.push(Vec::new());
-                round_words.push(words);
-                index.push(Vec::new());
+                rounds.push(Round {
+                    words,
+                    ..Round::default()
+                });
                 rounds.len() - 1
             });
-        rounds[round].push((first.0, vec![(*c).clone()]));
-        index[round].push(i);
+        rounds[round].atoms.push((first.0, vec![(*c).clone()]));
+        rounds[round].index.push(i);
     }
     let mut used = vec![false; conjs.len()];
     let mut tests = Vec::new();
-    for (atoms, index) in rounds.iter().zip(&index) {
+    for Round { atoms, index, .. } in &rounds {
+        let atoms = atoms.as_slice();
         let all: Vec<usize> = (0..atoms.len()).collect();
         let (fams, rest) = if by_words {
             families::find_gathered_alternatives(atoms, &all)

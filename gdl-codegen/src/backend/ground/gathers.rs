@@ -51,12 +51,7 @@ impl GatherTables {
                 } else {
                     quote!(v[#w])
                 };
-                let s = Literal::u32_unsuffixed(shift.unsigned_abs());
-                match shift {
-                    0 => x,
-                    1.. => quote!((#x << #s)),
-                    _ => quote!((#x >> #s)),
-                }
+                expr::shifted_by(&x, *shift)
             }
             Slot::Shifts {
                 word,
@@ -65,13 +60,9 @@ impl GatherTables {
             } => {
                 let w = Literal::usize_unsuffixed(*word as usize);
                 let terms = parts.iter().map(|&(shift, mask)| {
-                    let s = Literal::u32_unsuffixed(shift.unsigned_abs());
+                    let moved = expr::shifted_by(&quote!(v[#w]), shift);
                     let m = expr::hex(mask);
-                    match shift {
-                        0 => quote!((v[#w] & #m)),
-                        1.. => quote!(((v[#w] << #s) & #m)),
-                        _ => quote!(((v[#w] >> #s) & #m)),
-                    }
+                    quote!((#moved & #m))
                 });
                 let any = quote!((#(#terms)|*));
                 if *negated {

@@ -75,17 +75,7 @@ fn screened_stmts(screen: Option<(u32, u64)>, stmt: TokenStream) -> TokenStream 
 /// word shifted by each literal's offset, ANDed, moved to the members' bits.
 fn family_item(f: &Family) -> Item {
     let all = expr::shifted_and(&f.shape, &quote!(w));
-    let moved = match f.shift {
-        0 => all,
-        s if s > 0 => {
-            let s = lit_u32(s as u32);
-            quote!((#all << #s))
-        }
-        s => {
-            let s = lit_u32(s.unsigned_abs());
-            quote!((#all >> #s))
-        }
-    };
+    let moved = expr::shifted_by(&all, f.shift);
     let (sw, dw, m) = (
         lit_usize(f.src_word as usize),
         lit_usize(f.dst_word as usize),

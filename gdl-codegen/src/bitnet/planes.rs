@@ -109,13 +109,13 @@ fn relation(text: &str) -> &str {
 /// Derived atoms, each with the bit of the fluent of its square.
 pub type SquareGroup = Vec<(u32, u32)>;
 
-/// The derived atoms of a relaid program that name a square of its board
-/// without being anchored by their rules, by relation: each with the bit
-/// of a fluent of the same arguments (`(affected c 3)` at
-/// `(capturingPiece c 3)`), of one functor. Atoms set by the joint move
-/// alone (the squares a move touches) have no anchor from their rules; laid
-/// out at these bits, they lie on the board like the fluents they are read
-/// with.
+/// The derived atoms of a relaid program that name a square of its board,
+/// by relation: each with the bit of a fluent of the same arguments
+/// (`(affected c 3)` at `(capturingPiece c 3)`), of one functor. The
+/// layout moves there those it places in turn, with no plane of their own:
+/// atoms set by the joint move alone (the squares a move touches) have no
+/// anchor from their rules, and laid out at these bits they lie on the
+/// board like the fluents they are read with.
 ///
 /// Of the functors, the one kept has the most atoms read with a fluent a
 /// whole number of words from their bit (see [`read_in_step`]): those are
@@ -131,28 +131,25 @@ pub fn text_anchored(gp: &GroundProgram) -> Vec<SquareGroup> {
     if gp.logical.is_none() {
         return Vec::new();
     }
-    let mut at: HashMap<(&str, Vec<&str>), u32> = HashMap::new();
-    let mut functors: Vec<&str> = Vec::new();
+    // Per argument list, the lowest fluent of each functor with it.
+    let mut at: HashMap<Vec<&str>, BTreeMap<&str, u32>> = HashMap::new();
     for (b, text) in gp.fluents.iter().enumerate() {
         let (functor, args) = super::relayout::split(text);
-        functors.push(functor);
-        at.entry((functor, args)).or_insert(b as u32);
+        if !args.is_empty() {
+            at.entry(args)
+                .or_default()
+                .entry(functor)
+                .or_insert(b as u32);
+        }
     }
-    functors.sort_unstable();
-    functors.dedup();
     let mut groups: BTreeMap<(&str, usize, &str), SquareGroup> = BTreeMap::new();
     for a in gp.num_inputs..gp.num_atoms() {
         let (rel, args) = super::relayout::split(&gp.atom_text[a as usize]);
-        if args.is_empty() {
-            continue;
-        }
-        for &f in &functors {
-            if let Some(&bit) = at.get(&(f, args.clone())) {
-                groups
-                    .entry((rel, args.len(), f))
-                    .or_default()
-                    .push((a, bit));
-            }
+        for (&f, &bit) in at.get(&args).into_iter().flatten() {
+            groups
+                .entry((rel, args.len(), f))
+                .or_default()
+                .push((a, bit));
         }
     }
     let mut best: BTreeMap<(&str, usize), (usize, SquareGroup)> = BTreeMap::new();
@@ -160,7 +157,7 @@ pub fn text_anchored(gp: &GroundProgram) -> Vec<SquareGroup> {
         let mut bits: Vec<u32> = g.iter().map(|m| m.1).collect();
         bits.sort_unstable();
         bits.dedup();
-        if bits.len() != g.len() || plane_span(&bits).is_none() {
+        if bits.len() != g.len() || g.len() < MIN_GATHERED || plane_span(&bits).is_none() {
             continue;
         }
         let read = read_in_step(gp, &g);

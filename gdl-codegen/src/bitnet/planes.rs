@@ -17,7 +17,9 @@
 //! atom at a time. A move that places a piece is copied to its square's bit
 //! (a move plane), so that rays seeded by the move are classes too.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::conj::Conj;
 use super::families::{word_shape, MIN_GATHERED};
@@ -131,11 +133,10 @@ pub fn text_anchored(gp: &GroundProgram) -> Vec<SquareGroup> {
     if gp.logical.is_none() {
         return Vec::new();
     }
-    // Per argument list, the lowest fluent of each functor with it.
-    let mut at: HashMap<Vec<&str>, BTreeMap<&str, u32>> = HashMap::new();
+    // Per argument list (as text), the lowest fluent of each functor with it.
+    let mut at: FxHashMap<&str, BTreeMap<&str, u32>> = FxHashMap::default();
     for (b, text) in gp.fluents.iter().enumerate() {
-        let (functor, args) = super::relayout::split(text);
-        if !args.is_empty() {
+        if let Some((functor, args)) = functor_and_args(text) {
             at.entry(args)
                 .or_default()
                 .entry(functor)
@@ -144,12 +145,13 @@ pub fn text_anchored(gp: &GroundProgram) -> Vec<SquareGroup> {
     }
     let mut groups: BTreeMap<(&str, usize, &str), SquareGroup> = BTreeMap::new();
     for a in gp.num_inputs..gp.num_atoms() {
-        let (rel, args) = super::relayout::split(&gp.atom_text[a as usize]);
-        for (&f, &bit) in at.get(&args).into_iter().flatten() {
-            groups
-                .entry((rel, args.len(), f))
-                .or_default()
-                .push((a, bit));
+        let text = &gp.atom_text[a as usize];
+        let Some((rel, args)) = functor_and_args(text) else {
+            continue;
+        };
+        for (&f, &bit) in at.get(args).into_iter().flatten() {
+            let arity = super::relayout::split(text).1.len();
+            groups.entry((rel, arity, f)).or_default().push((a, bit));
         }
     }
     let mut best: BTreeMap<(&str, usize), (usize, SquareGroup)> = BTreeMap::new();
@@ -172,15 +174,23 @@ pub fn text_anchored(gp: &GroundProgram) -> Vec<SquareGroup> {
         .collect()
 }
 
+/// A compound term's functor and the text of its arguments: `(cell c 3
+/// b)` is `cell` and `c 3 b`. Compared as text, without splitting the
+/// arguments, since every derived atom is looked up.
+fn functor_and_args(text: &str) -> Option<(&str, &str)> {
+    let inner = text.strip_prefix('(')?.strip_suffix(')')?;
+    inner.split_once(' ')
+}
+
 /// The most atoms of `group` (atom, bit) that some rule reads with a fluent
 /// at one distance from the atom's bit, a whole number of words: the same
 /// bit of another word, read by one word operation. At other distances a
 /// plane of more than a word's squares is read by a shift per part, which
 /// cost a 10-by-10 board 0.4% more instructions.
 fn read_in_step(gp: &GroundProgram, group: &[(u32, u32)]) -> usize {
-    let bit: HashMap<u32, u32> = group.iter().copied().collect();
+    let bit: FxHashMap<u32, u32> = group.iter().copied().collect();
     let nf = gp.fluents.len() as u32;
-    let mut read: HashMap<i64, HashSet<u32>> = HashMap::new();
+    let mut read: FxHashMap<i64, FxHashSet<u32>> = FxHashMap::default();
     for rule in &gp.rules {
         for l in &rule.body {
             let Some(&b) = bit.get(&l.atom().0) else {
@@ -194,7 +204,7 @@ fn read_in_step(gp: &GroundProgram, group: &[(u32, u32)]) -> usize {
             }
         }
     }
-    read.values().map(HashSet::len).max().unwrap_or(0)
+    read.values().map(FxHashSet::len).max().unwrap_or(0)
 }
 
 /// Finds the anchors and classes of `gp`'s derived atoms. Atoms reading a

@@ -435,9 +435,8 @@ pub fn relaid(gp: &GroundProgram) -> Option<GroundProgram> {
 
 /// `gp` with every group left in text order whose arguments range over the
 /// squares of a relaid board (all of them or some) laid out as a plane of
-/// that board, where that
-/// keeps the state's words and the planes at least `atoms` atoms; `None`
-/// when no group aligns.
+/// that board, where that keeps the state's words and the planes at least
+/// `atoms` atoms; `None` when no group aligns.
 ///
 /// A per-square fluent (the square of a piece that must capture again) is
 /// tested against the board's per-square relations square by square. In

@@ -6,12 +6,27 @@
 //! A table holds, for each of `N` bytes of the source word from byte
 //! `FIRST`, and each of the 256 values of that byte, the destination bits
 //! of the source bits set in it. A gather is then one lookup per byte.
+//!
+//! Each byte's 256 entries are followed by one cache line of padding. Two
+//! KB apart, the tables of a game's gathers map the same byte value to the
+//! same few sets of a 32 KB, 8-way L1 data cache, and a board's bytes are
+//! mostly the same few values (0 first): breakthrough's 48 byte tables
+//! missed L1 on 36% of their reads (cachegrind's simulation of this
+//! machine's cache), 6% padded, and its playouts ran 7% faster.
 
 /// A gather of bits of a word, built at compile time from `(source bit,
 /// destination bit)` pairs.
 #[derive(Debug)]
 pub struct GatherTable<const FIRST: u32, const N: usize> {
-    bytes: [[u64; 256]; N],
+    bytes: [ByteTable; N],
+}
+
+/// The entries of one byte of the source, and the padding that staggers
+/// the next table's sets (see the module documentation).
+#[derive(Debug)]
+struct ByteTable {
+    entries: [u64; 256],
+    _pad: [u64; 8],
 }
 
 impl<const FIRST: u32, const N: usize> GatherTable<FIRST, N> {
@@ -19,7 +34,12 @@ impl<const FIRST: u32, const N: usize> GatherTable<FIRST, N> {
     /// `(s, d)`; a source bit may go to several destinations. Every source
     /// bit lies in bytes `FIRST..FIRST + N`.
     pub const fn new(pairs: &[(u8, u8)]) -> Self {
-        let mut bytes = [[0u64; 256]; N];
+        let mut bytes = [const {
+            ByteTable {
+                entries: [0; 256],
+                _pad: [0; 8],
+            }
+        }; N];
         let mut k = 0;
         while k < pairs.len() {
             let (s, d) = pairs[k];
@@ -33,7 +53,7 @@ impl<const FIRST: u32, const N: usize> GatherTable<FIRST, N> {
             let mut x = 0;
             while x < 256 {
                 if x & bit != 0 {
-                    bytes[byte - FIRST as usize][x] |= 1 << d;
+                    bytes[byte - FIRST as usize].entries[x] |= 1 << d;
                 }
                 x += 1;
             }
@@ -48,7 +68,7 @@ impl<const FIRST: u32, const N: usize> GatherTable<FIRST, N> {
         let mut out = 0;
         let mut i = 0;
         while i < N {
-            out |= self.bytes[i][((x >> (8 * (FIRST as usize + i))) & 0xff) as usize];
+            out |= self.bytes[i].entries[((x >> (8 * (FIRST as usize + i))) & 0xff) as usize];
             i += 1;
         }
         out

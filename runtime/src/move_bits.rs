@@ -87,42 +87,18 @@ mod broadword {
     /// Ones in each byte: the low bit of every byte.
     const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
 
-    /// Most words whose running counts a draw keeps on the stack; a longer
-    /// slice is drawn from by counting again.
-    const MAX_WORDS: usize = 4;
-
-    /// [`super::random_move_of_bits`] past its test for one move.
+    /// [`super::random_move_of_bits`] past its test for one move. Each
+    /// word's running counts are computed in both passes: with the words a
+    /// constant few, the compiler shares them.
     #[inline(always)]
     pub(super) fn random_move(bits: &[u64], rng: &mut Rng) -> Option<Move> {
-        let mut running = [0u64; MAX_WORDS];
-        if bits.len() > MAX_WORDS {
-            return random_move_long(bits, rng);
-        }
-        let mut n = 0;
-        for (r, &w) in running.iter_mut().zip(bits) {
-            *r = running_counts(w);
-            n += (*r >> 56) as u32;
-        }
-        let mut k = rng.pick(n as usize)? as u32;
-        for (i, (&w, &r)) in bits.iter().zip(&running).enumerate() {
-            let ones = (r >> 56) as u32;
-            if k < ones {
-                return Some(Move(i as u32 * 64 + select(w, r, k)));
-            }
-            k -= ones;
-        }
-        None
-    }
-
-    /// [`random_move`] over more than [`MAX_WORDS`] words.
-    #[cold]
-    fn random_move_long(bits: &[u64], rng: &mut Rng) -> Option<Move> {
-        let n: u32 = bits.iter().map(|w| w.count_ones()).sum();
+        let n: u32 = bits.iter().map(|&w| (running_counts(w) >> 56) as u32).sum();
         let mut k = rng.pick(n as usize)? as u32;
         for (i, &w) in bits.iter().enumerate() {
-            let ones = w.count_ones();
+            let running = running_counts(w);
+            let ones = (running >> 56) as u32;
             if k < ones {
-                return Some(Move(i as u32 * 64 + select(w, running_counts(w), k)));
+                return Some(Move(i as u32 * 64 + select(w, running, k)));
             }
             k -= ones;
         }

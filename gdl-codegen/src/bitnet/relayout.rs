@@ -166,11 +166,16 @@ impl Group {
         bits <= MAX_BLOCK_BITS && bits <= MAX_BITS_PER_FLUENT * self.ids.len()
     }
 
+    /// The argument positions in `minor` (a bit set of them) when
+    /// `of_minor`, else the others, in argument order.
+    fn args(&self, minor: u32, of_minor: bool) -> impl Iterator<Item = usize> {
+        (0..self.sizes.len()).filter(move |k| (minor >> k & 1 == 1) == of_minor)
+    }
+
     /// The product of the sizes of the arguments in `minor` (`of_minor`),
     /// or of the others: the bits of one plane, or the number of planes.
     fn extent(&self, minor: u32, of_minor: bool) -> usize {
-        (0..self.sizes.len())
-            .filter(|k| (minor >> k & 1 == 1) == of_minor)
+        self.args(minor, of_minor)
             .map(|k| self.sizes[k])
             .try_fold(1usize, |acc, s| acc.checked_mul(s))
             .unwrap_or(usize::MAX)
@@ -180,8 +185,7 @@ impl Group {
     /// `minor` (a bit set of argument positions) varying fastest.
     fn offset(&self, i: usize, minor: u32) -> usize {
         let index = |of_minor: bool| {
-            (0..self.sizes.len())
-                .filter(|k| (minor >> k & 1 == 1) == of_minor)
+            self.args(minor, of_minor)
                 .fold(0, |acc, k| acc * self.sizes[k] + self.ranks[i][k] as usize)
         };
         self.plane_start(index(false), minor) + index(true)
@@ -204,8 +208,7 @@ impl Group {
     /// The values of the arguments of `minor`, in argument order: the
     /// squares of a plane.
     fn minor_values(&self, minor: u32) -> Vec<&[String]> {
-        (0..self.sizes.len())
-            .filter(|k| minor >> k & 1 == 1)
+        self.args(minor, true)
             .map(|k| self.values[k].as_slice())
             .collect()
     }
@@ -214,9 +217,7 @@ impl Group {
     /// `board` (each argument's values among the board's, in order), or
     /// `None` when some value is not one of the board's.
     fn on_board(&self, minor: u32, board: &[Vec<String>]) -> Option<Group> {
-        let args: Vec<usize> = (0..self.sizes.len())
-            .filter(|k| minor >> k & 1 == 1)
-            .collect();
+        let args: Vec<usize> = self.args(minor, true).collect();
         if args.len() != board.len() {
             return None;
         }

@@ -25,30 +25,39 @@ pub fn push_moves_of_bits(bits: &[u64], moves: &mut Vec<crate::game::Move>) {
 /// bits (`rng` untouched when `n` is 1), found by counting, without
 /// listing the moves. Counting costs two passes over every word, and pays
 /// on a few words; a caller with many words, most of them zero, lists.
-#[inline]
+/// Always inlined: the words are then a constant few and the two passes
+/// share their counts; as a call, connect four's playouts took 9% more
+/// instructions.
+#[inline(always)]
 pub fn random_move_of_bits(bits: &[u64], rng: &mut crate::rng::Rng) -> Option<crate::game::Move> {
     if let Some(only) = at_most_one(bits) {
         return only;
     }
+    let n: u32 = bits.iter().map(|w| w.count_ones()).sum();
+    let mut k = rng.pick(n as usize)? as u32;
+    for (i, &word) in bits.iter().enumerate() {
+        let ones = word.count_ones();
+        if k < ones {
+            return Some(crate::game::Move(i as u32 * 64 + nth_one(word, k)));
+        }
+        k -= ones;
+    }
+    None
+}
+
+/// The position of the `k`th bit set in `w` (from 0, `k` below its count):
+/// `pdep` where the build has BMI2, else [`broadword::select`].
+#[inline(always)]
+fn nth_one(w: u64, k: u32) -> u32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
-        let n: u32 = bits.iter().map(|w| w.count_ones()).sum();
-        let mut k = rng.pick(n as usize)? as u32;
-        for (i, &word) in bits.iter().enumerate() {
-            let ones = word.count_ones();
-            if k < ones {
-                // SAFETY: the instruction is there: `bmi2` is enabled for
-                // the whole build.
-                let bit = unsafe { core::arch::x86_64::_pdep_u64(1 << k, word) };
-                return Some(crate::game::Move(i as u32 * 64 + bit.trailing_zeros()));
-            }
-            k -= ones;
-        }
-        None
+        // SAFETY: the instruction is there: `bmi2` is enabled for the whole
+        // build.
+        unsafe { core::arch::x86_64::_pdep_u64(1 << k, w) }.trailing_zeros()
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     {
-        broadword::random_move(bits, rng)
+        broadword::select(w, broadword::running_counts(w), k)
     }
 }
 
@@ -72,38 +81,15 @@ fn at_most_one(bits: &[u64]) -> Option<Option<crate::game::Move>> {
     Some(at.map(|i| crate::game::Move(i as u32 * 64 + bits[i].trailing_zeros())))
 }
 
-/// The draw without `pdep` (and, at the x86-64 baseline, without
-/// `popcnt`): each word's ones counted per byte once, for the count of
-/// moves and for finding the drawn bit without a loop (Vigna's broadword
-/// select). Removing bits one by one to the drawn one took a step a bit,
+/// [`nth_one`] without `pdep`: the drawn bit found from the word's
+/// running counts per byte, without a loop (Vigna's broadword select). Removing bits one by one to the drawn one took a step a bit,
 /// and the branch that ended them missed on most draws: 38% of the
 /// branches breakthrough's playouts mispredicted were there (cachegrind's
 /// branch simulation), and without them its playouts ran 10% faster.
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
 mod broadword {
-    use crate::game::Move;
-    use crate::rng::Rng;
-
     /// Ones in each byte: the low bit of every byte.
     const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
-
-    /// [`super::random_move_of_bits`] past its test for one move. Each
-    /// word's running counts are computed in both passes: with the words a
-    /// constant few, the compiler shares them.
-    #[inline(always)]
-    pub(super) fn random_move(bits: &[u64], rng: &mut Rng) -> Option<Move> {
-        let n: u32 = bits.iter().map(|&w| (running_counts(w) >> 56) as u32).sum();
-        let mut k = rng.pick(n as usize)? as u32;
-        for (i, &w) in bits.iter().enumerate() {
-            let running = running_counts(w);
-            let ones = (running >> 56) as u32;
-            if k < ones {
-                return Some(Move(i as u32 * 64 + select(w, running, k)));
-            }
-            k -= ones;
-        }
-        None
-    }
 
     /// Per byte of `w`, the ones of that byte and of every byte below it:
     /// the top byte is the count of the word.

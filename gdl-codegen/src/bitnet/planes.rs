@@ -149,8 +149,11 @@ pub fn text_anchored(gp: &GroundProgram) -> Vec<SquareGroup> {
         let Some((rel, args)) = functor_and_args(text) else {
             continue;
         };
-        for (&f, &bit) in at.get(args).into_iter().flatten() {
-            let arity = super::relayout::split(text).1.len();
+        let Some(fluents) = at.get(args) else {
+            continue;
+        };
+        let arity = super::relayout::split(text).1.len();
+        for (&f, &bit) in fluents {
             groups.entry((rel, arity, f)).or_default().push((a, bit));
         }
     }

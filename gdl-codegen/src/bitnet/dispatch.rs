@@ -137,6 +137,7 @@ mod tests {
         let params = Params {
             dispatch_max: 0,
             planes: false,
+            share: false,
         };
         let (_, narrow) = net(TINY, &params);
         assert!(narrow.dispatch.arms.iter().all(Vec::is_empty));

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use super::counters;
 use super::families::{word_shape, Shape, MIN_MEMBERS};
-use super::planes;
+use super::{classes, planes};
 use crate::ground::{AtomId, GroundProgram, Output};
 
 /// Bit position standing for a constant false output.
@@ -56,8 +56,8 @@ pub struct Layout {
 /// Which classes a layout lays out as planes.
 #[derive(Clone, Copy, Debug)]
 pub struct PlaneChoice<'a> {
-    /// The classes and anchors of the program ([`planes::classes`]).
-    pub found: &'a planes::Classes,
+    /// The classes and anchors of the program ([`classes::classes`]).
+    pub found: &'a classes::Classes,
     /// The classes to lay out, by first atom (`None`: every class).
     pub classes: Option<&'a [u32]>,
     /// Whether the anchored moves get move planes.
@@ -66,6 +66,9 @@ pub struct PlaneChoice<'a> {
     /// along their count whatever `classes` says: a group is regular only
     /// when the group it reads lies along its count too.
     pub counters: &'a [counters::Group],
+    /// Whether a class wider than a plane is laid out in parts that fit
+    /// ([`classes::by_one_arg`]).
+    pub split_wide: bool,
 }
 
 /// Per role with anchored moves, `state_words` words from `next_free`
@@ -226,11 +229,15 @@ fn square_words(
     }
 }
 
-/// Places the classes of [`planes::classes`] not placed yet at their
+/// Places the classes of [`classes::classes`] not placed yet at their
 /// anchors, in words of their own from `next_free`: a class of anchors in
 /// state words `lo..=hi` takes `hi - lo + 1` words, shared with other
-/// classes of the same words where their bits do not collide. Returns the
-/// classes placed and the next free position.
+/// classes of the same words where their bits do not collide. A class
+/// wider than a plane is laid out in parts that fit
+/// ([`classes::by_one_arg`]): split earlier, a `next` class that sits in
+/// place, mirroring the state however wide, would be broken up (majorities
+/// took 3.5 times the instructions a playout). Returns the classes placed
+/// and the next free position.
 fn plane_layout(
     gp: &GroundProgram,
     derived_pos: &mut [u32],
@@ -244,48 +251,53 @@ fn plane_layout(
     let mut made: Vec<(u32, u32, Vec<u64>, u32)> = Vec::new();
     let mut words_used = 0u32;
     let mut placed = Vec::new();
+    // A class is chosen by its first atom, a part of one by the part's.
+    let chosen = |c: &[u32]| only.is_none_or(|o| o.contains(&c[0]));
     for class in &found.classes {
-        if only.is_some_and(|o| !o.contains(&class[0])) {
-            continue;
-        }
         if class
             .iter()
             .any(|&a| derived_pos[(a - ni) as usize] != u32::MAX)
         {
-            if in_place(class, found, derived_pos, ni) {
+            if chosen(class) && in_place(class, found, derived_pos, ni) {
                 placed.push(class.clone());
             }
             continue;
         }
-        let anchors: Vec<u32> = class
-            .iter()
-            .filter_map(|&a| found.anchor[(a - ni) as usize])
-            .collect();
-        let Some((lo, n)) = planes::plane_span(&anchors) else {
-            continue;
+        let anchor = |a: u32| found.anchor[(a - ni) as usize].unwrap_or(u32::MAX);
+        let anchors: Vec<u32> = class.iter().map(|&a| anchor(a)).collect();
+        let parts = if planes::plane_span(&anchors).is_some() || !choice.split_wide {
+            vec![class.clone()]
+        } else {
+            classes::by_one_arg(gp, class, &anchor)
         };
-        let mut masks = vec![0u64; n as usize];
-        for &x in &anchors {
-            masks[((x >> 6) - lo) as usize] |= 1 << (x & 63);
-        }
-        let fits = |m: &(u32, u32, Vec<u64>, u32)| {
-            m.0 == lo && m.1 == n && m.2.iter().zip(&masks).all(|(a, b)| a & b == 0)
-        };
-        let first = match made.iter_mut().find(|m| fits(m)) {
-            Some(m) => {
-                m.2.iter_mut().zip(&masks).for_each(|(a, b)| *a |= b);
-                m.3
+        for part in parts.into_iter().filter(|p| chosen(p)) {
+            let anchors: Vec<u32> = part.iter().map(|&a| anchor(a)).collect();
+            let Some((lo, n)) = planes::plane_span(&anchors) else {
+                continue;
+            };
+            let mut masks = vec![0u64; n as usize];
+            for &x in &anchors {
+                masks[((x >> 6) - lo) as usize] |= 1 << (x & 63);
             }
-            None => {
-                made.push((lo, n, masks, words_used));
-                words_used += n;
-                words_used - n
+            let fits = |m: &(u32, u32, Vec<u64>, u32)| {
+                m.0 == lo && m.1 == n && m.2.iter().zip(&masks).all(|(a, b)| a & b == 0)
+            };
+            let first = match made.iter_mut().find(|m| fits(m)) {
+                Some(m) => {
+                    m.2.iter_mut().zip(&masks).for_each(|(a, b)| *a |= b);
+                    m.3
+                }
+                None => {
+                    made.push((lo, n, masks, words_used));
+                    words_used += n;
+                    words_used - n
+                }
+            };
+            for (&a, &x) in part.iter().zip(&anchors) {
+                derived_pos[(a - ni) as usize] = base + (first + (x >> 6) - lo) * 64 + (x & 63);
             }
-        };
-        for (&a, &x) in class.iter().zip(&anchors) {
-            derived_pos[(a - ni) as usize] = base + (first + (x >> 6) - lo) * 64 + (x & 63);
+            placed.push(part);
         }
-        placed.push(class.clone());
     }
     let free = if words_used == 0 {
         next_free
@@ -339,7 +351,7 @@ fn counter_layout(
 /// Whether a class whose atoms are placed already (outputs: `next`'s region
 /// mirrors the state) lies as a plane would: every atom a whole number of
 /// words from its anchor, the same for all.
-fn in_place(class: &[u32], found: &planes::Classes, derived_pos: &[u32], ni: u32) -> bool {
+fn in_place(class: &[u32], found: &classes::Classes, derived_pos: &[u32], ni: u32) -> bool {
     let offset = |a: u32| {
         let pos = derived_pos[(a - ni) as usize];
         let anchor = found.anchor[(a - ni) as usize]?;
@@ -353,13 +365,14 @@ fn in_place(class: &[u32], found: &planes::Classes, derived_pos: &[u32], ni: u32
 impl Layout {
     /// The layout of `gp`, every class laid out as a plane.
     pub fn new(gp: &GroundProgram) -> Self {
-        let found = planes::classes(gp);
+        let found = classes::classes(gp);
         let counters = counters::find(gp);
         let choice = PlaneChoice {
             found: &found,
             classes: None,
             moves: true,
             counters: &counters,
+            split_wide: true,
         };
         Self::with_planes(gp, Some(choice))
     }

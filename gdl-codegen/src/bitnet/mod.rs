@@ -30,6 +30,7 @@
 //! shift.
 
 pub mod churn;
+pub mod classes;
 pub mod conj;
 pub mod counters;
 pub(crate) mod demand;
@@ -66,6 +67,11 @@ pub struct Params {
     /// Whether regular classes ([`planes`]) are computed as units, word
     /// by word.
     pub planes: bool,
+    /// Whether the classes read a fluent that half a relation's atoms read
+    /// (the side to move) as one bit broadcast over the word, and a class
+    /// wider than a plane is laid out in parts
+    /// ([`classes::classes_sharing`], [`classes::by_one_arg`]).
+    pub share: bool,
 }
 
 impl Params {
@@ -74,12 +80,14 @@ impl Params {
     pub const COMPILED: Params = Params {
         dispatch_max: 4,
         planes: true,
+        share: true,
     };
     /// The propnet: dispatch is a table lookup, as cheap for a set of 24
     /// moves as for one.
     pub const PROPNET: Params = Params {
         dispatch_max: 24,
         planes: false,
+        share: false,
     };
 }
 
@@ -191,13 +199,14 @@ pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
     if !params.planes {
         return build_with(gp, params, None);
     }
-    let found = planes::classes(gp);
+    let found = classes::classes_sharing(gp, params.share);
     let counters = counters::find(gp);
     let all = PlaneChoice {
         found: &found,
         classes: None,
         moves: true,
         counters: &counters,
+        split_wide: params.share,
     };
     let net = build_with(gp, params, Some(all));
     let regular: Vec<u32> = net.planes.iter().map(|p| p.class).collect();
@@ -210,6 +219,7 @@ pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
         classes: Some(&regular),
         moves,
         counters: &counters,
+        split_wide: params.share,
     };
     build_with(gp, params, Some(choice))
 }

@@ -122,6 +122,7 @@ mod tests {
             &Params {
                 dispatch_max: 0,
                 planes: false,
+                share: false,
             },
         );
         assert!(net.bodies.iter().flatten().all(|c| c.any.is_empty()));

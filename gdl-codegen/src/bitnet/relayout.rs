@@ -28,7 +28,7 @@
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
-use crate::bitnet::planes;
+use crate::bitnet::{classes, planes};
 use crate::ground::program::{AtomId, Component, GroundProgram, GroundRule, Lit, Logical, Output};
 
 /// Most bits a dense block may take per reachable fluent: a sparser board
@@ -366,7 +366,7 @@ pub fn relaid_with(gp: &GroundProgram, bits: &[u32], num_bits: u32) -> GroundPro
 /// gathered family into atoms one by one, as on a four-player Chinese
 /// checkers board), and the classes that `planes::regular` turns down.
 fn score(gp: &GroundProgram) -> (usize, Reverse<usize>) {
-    let found = planes::classes(gp);
+    let found = classes::classes_sharing(gp, false);
     let ni = gp.num_inputs;
     let (mut atoms, mut words) = (0, gp.fluents.len().div_ceil(64));
     for class in &found.classes {

@@ -254,18 +254,24 @@ fn doubled(steps: &[&RayStep], members: &[(u32, u64)]) -> Option<TokenStream> {
     }
     let longest = longest_run(steps.iter().flat_map(bits), shift);
     let rounds = rounds(shift, longest, 64 * i64::from(n));
-    // Word `k` of the plane in its place in the integer.
-    let word = |e: TokenStream, k: u32| match k {
+    // Word `k` of the plane in its place in the integer, in parentheses
+    // when ORed with others (alone, they would be a lint's warning).
+    let word = |e: TokenStream, k: u32, alone: bool| match k {
         0 => quote!(u128::from(#e)),
+        _ if alone => {
+            let k = Literal::u32_unsuffixed(64 * k);
+            quote!(u128::from(#e) << #k)
+        }
         _ => {
             let k = Literal::u32_unsuffixed(64 * k);
             quote!((u128::from(#e) << #k))
         }
     };
     let of_words = |f: &dyn Fn(u32) -> Option<TokenStream>| {
-        let parts: Vec<TokenStream> = (0..n)
-            .filter_map(|k| f(lo + k).map(|e| word(e, k)))
-            .collect();
+        let found: Vec<(u32, TokenStream)> =
+            (0..n).filter_map(|k| f(lo + k).map(|e| (k, e))).collect();
+        let alone = found.len() == 1;
+        let parts = found.into_iter().map(|(k, e)| word(e, k, alone));
         quote!(#(#parts)|*)
     };
     let p = of_words(&|w| {

@@ -248,6 +248,13 @@ impl Anchors<'_> {
     }
 }
 
+/// Whether some relation of `gp` reads a fluent as one bit for all its atoms
+/// ([`shared_fluents`]): else [`classes_sharing`] finds the same classes
+/// whether it shares or not.
+pub fn shares_fluents(gp: &GroundProgram) -> bool {
+    !shared_fluents(gp).is_empty()
+}
+
 /// Per relation, the fluents it reads as one bit for all its atoms: those
 /// read by at least half its atoms, and by [`MIN_PLANE_MEMBERS`]. A
 /// square's fluent is read by the atoms of a few squares around it; the

@@ -365,8 +365,8 @@ pub fn relaid_with(gp: &GroundProgram, bits: &[u32], num_bits: u32) -> GroundPro
 /// of `families.rs` (a layout that places more plane atoms can break a
 /// gathered family into atoms one by one, as on a four-player Chinese
 /// checkers board), and the classes that `planes::regular` turns down.
-fn score(gp: &GroundProgram) -> (usize, Reverse<usize>) {
-    let found = classes::classes_sharing(gp, false);
+fn score(gp: &GroundProgram, share: bool) -> (usize, Reverse<usize>) {
+    let found = classes::classes_sharing(gp, share);
     let ni = gp.num_inputs;
     let (mut atoms, mut words) = (0, gp.fluents.len().div_ceil(64));
     for class in &found.classes {
@@ -394,6 +394,12 @@ fn splits(arity: usize) -> impl Iterator<Item = u32> {
 /// tries' literals stay within [`MAX_TRIED_LITERALS`]. A program already
 /// relaid is left alone.
 pub fn relaid(gp: &GroundProgram) -> Option<GroundProgram> {
+    relaid_scoring(gp, false)
+}
+
+/// [`relaid`], its splits scored with the classes that share the side to
+/// move ([`classes::classes_sharing`]) when `share` is true.
+pub fn relaid_scoring(gp: &GroundProgram, share: bool) -> Option<GroundProgram> {
     let literals = gp.num_literals().max(1);
     if gp.logical.is_some() || literals > MAX_TRIED_LITERALS {
         return None;
@@ -403,7 +409,7 @@ pub fn relaid(gp: &GroundProgram) -> Option<GroundProgram> {
     let nf = gp.fluents.len();
     let mut choice: Choice = vec![None; groups.len()];
     let mut best: Option<((usize, Reverse<usize>), GroundProgram)> = None;
-    let base = score(gp);
+    let base = score(gp, share);
     for g in 0..groups.len() {
         let arity = groups[g].sizes.len();
         if !groups[g].is_dense() || arity > MAX_TRIED_ARITY {
@@ -423,7 +429,7 @@ pub fn relaid(gp: &GroundProgram) -> Option<GroundProgram> {
             tried[g] = Some(minor);
             let (bits, n) = bits_of(&groups, &tried, nf);
             let program = relaid_with(gp, &bits, n);
-            let s = score(&program);
+            let s = score(&program, share);
             if s > best.as_ref().map_or(base, |b| b.0) {
                 choice = tried;
                 best = Some((s, program));
@@ -431,7 +437,7 @@ pub fn relaid(gp: &GroundProgram) -> Option<GroundProgram> {
         }
     }
     let (score, program) = best?;
-    Some(aligned(gp, &groups, choice, score.0).unwrap_or(program))
+    Some(aligned(gp, &groups, choice, score.0, share).unwrap_or(program))
 }
 
 /// `gp` with every group left in text order whose arguments range over the
@@ -454,6 +460,7 @@ fn aligned(
     groups: &[Group],
     mut choice: Choice,
     atoms: usize,
+    share: bool,
 ) -> Option<GroundProgram> {
     let nf = gp.fluents.len();
     let mut groups = groups.to_vec();
@@ -492,7 +499,7 @@ fn aligned(
     }
     let (bits, n) = bits_of(&groups, &choice, nf);
     let program = relaid_with(gp, &bits, n);
-    (score(&program).0 >= atoms).then_some(program)
+    (score(&program, share).0 >= atoms).then_some(program)
 }
 
 #[cfg(test)]
@@ -568,8 +575,12 @@ mod tests {
         assert_eq!(bit("(cell 1 2 o)") - bit("(cell 1 1 o)"), 1);
         assert_eq!(bit("(cell 6 6 o)") - bit("(cell 1 1 o)"), 35);
         assert_eq!(bit("(cell 1 1 x)") - bit("(cell 1 1 o)"), 64);
-        assert!(score(&relaid) > score(&gp));
-        assert_eq!(score(&relaid).0, score(&gp).0, "the same atoms in planes");
+        assert!(score(&relaid, false) > score(&gp, false));
+        assert_eq!(
+            score(&relaid, false).0,
+            score(&gp, false).0,
+            "the same atoms in planes"
+        );
     }
 
     /// The true fluents of a propnet state, by text.

@@ -206,6 +206,36 @@ fn print_queries(p: &mut Printer, gp: &GroundProgram, net: &Bitnet, opts: &EmitO
     }
 }
 
+/// The length of the printed code that evaluates a state and its moves
+/// (the schedules of eval, goal and next, the move dispatch, the legal
+/// moves' bits and the next state's gathers), as unformatted text: what a
+/// playout runs through, as the printer finds it (planes, word families,
+/// gathers). Two layouts of one game are compared by it
+/// ([`super::Compiled`]).
+pub(super) fn printed_size(gp: &GroundProgram, net: &Bitnet) -> usize {
+    let mut p = Printer {
+        fns: Vec::new(),
+        tables: Tables::new(super::tables::Tables::default_threshold(gp.num_literals())),
+        parts: 0,
+        value_words: net.layout.total_words(),
+        gathers: GatherTables::default(),
+    };
+    let mut calls = p.legal_bits(gp, net);
+    p.schedule_fns("eval", &net.eval, false);
+    p.schedule_fns("goal", &net.goal, false);
+    p.schedule_fns("next", &net.next, false);
+    calls.extend(p.dispatch_calls(net));
+    let region = net.layout.regions[gp.roles.len()];
+    calls.push(p.gather_fns("next_state", &net.next_bits, region).copy);
+    let len = |t: &TokenStream| t.to_string().len();
+    calls
+        .iter()
+        .chain(&p.fns)
+        .chain(&p.gathers.items)
+        .map(len)
+        .sum()
+}
+
 /// The module's tokens, and its rule tables (printed apart: they are data).
 pub(super) fn tokens(
     gp: &GroundProgram,

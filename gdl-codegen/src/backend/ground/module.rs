@@ -219,6 +219,7 @@ pub(super) fn printed_size(gp: &GroundProgram, net: &Bitnet) -> usize {
         parts: 0,
         value_words: net.layout.total_words(),
         gathers: GatherTables::default(),
+        often_true: Default::default(),
     };
     let mut calls = p.legal_bits(gp, net);
     p.schedule_fns("eval", &net.eval, false);
@@ -250,6 +251,7 @@ pub(super) fn tokens(
         parts: 0,
         value_words: net.layout.total_words(),
         gathers: GatherTables::default(),
+        often_true: incremental::often_true(gp, net),
     };
     let calls = print_queries(&mut p, gp, net, opts);
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());

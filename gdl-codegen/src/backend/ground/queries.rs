@@ -108,6 +108,9 @@ pub(super) struct Printer {
     pub value_words: usize,
     /// The gather tables of gathered families.
     pub gathers: GatherTables,
+    /// The atoms of many bodies most often true, whose tests end at the
+    /// first group of bodies that holds ([`incremental::often_true`]).
+    pub often_true: std::collections::HashSet<u32>,
 }
 
 /// The size of one atom's code, in tests (atoms in the rule tables count
@@ -408,7 +411,8 @@ impl Printer {
     /// tables for an atom with very many.
     fn atom_test(&mut self, pos: u32, conjs: Vec<Conj>) -> TokenStream {
         if !self.tables.is_big(&conjs) {
-            return expr::disj_expr(&conjs, &mut self.gathers);
+            let short = self.often_true.contains(&pos);
+            return expr::disj_expr(&conjs, &mut self.gathers, short);
         }
         // Alternatives of one literal stay one masked OR; the rest loop over
         // the rule tables.
@@ -418,7 +422,7 @@ impl Printer {
         if singles.is_empty() {
             quote!(any_body(v, #from, #to))
         } else {
-            let masked = expr::disj_expr(&singles, &mut self.gathers);
+            let masked = expr::disj_expr(&singles, &mut self.gathers, false);
             quote!((#masked) | any_body(v, #from, #to))
         }
     }

@@ -79,14 +79,6 @@ pub fn disj_expr(conjs: &[Conj], gathers: &mut GatherTables, short: bool) -> Tok
     }
 }
 
-/// [`disj_expr`] nested in a factored alternative: branch-free.
-fn inner_disj_expr(conjs: &[Conj], gathers: &mut GatherTables) -> TokenStream {
-    match disj_terms(conjs, gathers).as_slice() {
-        [] => quote!(false),
-        exprs => balanced_or(exprs),
-    }
-}
-
 /// The alternatives of [`disj_expr`], each a test.
 fn disj_terms(conjs: &[Conj], gathers: &mut GatherTables) -> Vec<TokenStream> {
     let mut exprs: Vec<TokenStream> = Vec::new();
@@ -454,7 +446,8 @@ fn factored(conjs: &[&Conj], gathers: &mut GatherTables) -> Vec<TokenStream> {
         if rests.iter().any(|r| r.lits.is_empty() && r.any.is_empty()) {
             out.push(test);
         } else if disj_cost(&rests) < disj_cost(&whole) {
-            let inner = inner_disj_expr(&rests, gathers);
+            // Nested under a common literal: branch-free.
+            let inner = disj_expr(&rests, gathers, false);
             out.push(quote!((#test) & (#inner)));
         } else {
             // Literals in the key's word cost nothing more unfactored.

@@ -71,9 +71,9 @@ pub(super) fn segment(group: &Group, stmts: Vec<TokenStream>) -> TokenStream {
     }
 }
 
-/// Whether `net`'s evaluation is printed incremental (`choice`: forced
-/// either way, or `None`): the estimate, on the states of a few seeded
-/// random matches of `gp` played by the propnet, if it
+/// Whether the evaluation of `sample`'s game is printed incremental
+/// (`choice`: forced either way, or `None`): the estimate, on the states of
+/// a few seeded random matches played by the propnet ([`Sample`]), if it
 /// [pays](Estimate::pays) or is forced (an estimate of no states where
 /// none is made). The sample is bounded in literals evaluated
 /// ([`SAMPLE_BUDGET`]), not in time, so that the choice, and the code, is
@@ -82,29 +82,64 @@ pub(super) fn segment(group: &Group, stmts: Vec<TokenStream>) -> TokenStream {
 /// The segments are the evaluation's groups (`churn::segments`). Smaller
 /// ones, runs of a group's blocks, were measured: on draughts, reversi,
 /// connect four and breakthrough each costs more in tests than it saves.
-pub(super) fn decide(gp: &GroundProgram, net: &Bitnet, choice: Option<bool>) -> Option<Estimate> {
+pub(super) fn decide(sample: &Sample, choice: Option<bool>) -> Option<Estimate> {
     if choice == Some(false) {
         return None;
     }
     let forced = (choice == Some(true)).then(Estimate::default);
-    let groups = &net.eval.groups;
-    // The sample costs a propnet of the program and, per state, a pass
-    // over the evaluation's literals: both bounded.
-    let program: usize = gp.rules.iter().map(|r| r.body.len()).sum();
-    let literals: usize = churn::segments(groups).map(Group::num_literals).sum();
-    let max_states = (SAMPLE_BUDGET / literals.max(1)).min(SAMPLE_STATES);
-    if churn::segments(groups).count() < 2 || max_states < 20 || program > SAMPLE_PROGRAM {
+    let groups = &sample.net.eval.groups;
+    if churn::segments(groups).count() < 2 {
         return forced;
     }
-    let matches = sample_matches(gp, net.layout.state_words, max_states);
-    let words = net.layout.total_words();
-    let est = churn::estimate(groups, words, SEGMENT_WEIGHT as u64, &matches);
+    let Some(matches) = sample.matches() else {
+        return forced;
+    };
+    let words = sample.net.layout.total_words();
+    let est = churn::estimate(groups, words, SEGMENT_WEIGHT as u64, matches);
     (est.pays() || forced.is_some()).then_some(est)
 }
 
+/// The states of a few seeded random matches of a game, played by its
+/// propnet once for every choice made on them: whether the evaluation is
+/// incremental ([`decide`]) and which atoms are most often true
+/// ([`often_true`]). The sample costs a propnet of the program and, per
+/// state, a pass over the evaluation's literals: both bounded.
+pub(super) struct Sample<'a> {
+    gp: &'a GroundProgram,
+    net: &'a Bitnet,
+    matches: std::cell::OnceCell<Option<Vec<Vec<Vec<u64>>>>>,
+}
+
+impl<'a> Sample<'a> {
+    /// The sample of `gp` compiled to `net`, played when first asked for.
+    pub(super) fn new(gp: &'a GroundProgram, net: &'a Bitnet) -> Self {
+        Sample {
+            gp,
+            net,
+            matches: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The matches, as state words; `None` when the program is larger than
+    /// [`SAMPLE_PROGRAM`] or [`SAMPLE_BUDGET`] allows fewer than 20 states.
+    fn matches(&self) -> Option<&[Vec<Vec<u64>>]> {
+        self.matches
+            .get_or_init(|| {
+                let (gp, net) = (self.gp, self.net);
+                let program: usize = gp.rules.iter().map(|r| r.body.len()).sum();
+                let literals: usize = churn::segments(&net.eval.groups)
+                    .map(Group::num_literals)
+                    .sum();
+                let max_states = (SAMPLE_BUDGET / literals.max(1)).min(SAMPLE_STATES);
+                (max_states >= 20 && program <= SAMPLE_PROGRAM)
+                    .then(|| sample_matches(gp, net.layout.state_words, max_states))
+            })
+            .as_deref()
+    }
+}
+
 /// The evaluation's atoms of at least `2 * MIN_SHORT_CIRCUIT` bodies of
-/// several literals that hold in at least half the states of a few seeded
-/// random matches (sampled as for [`decide`], within the same budgets):
+/// several literals that hold in at least half the states of the sample:
 /// their tests end at the first group of bodies that holds
 /// ([`expr::disj_expr`]). None where no sample is made. Bodies of one
 /// literal each are a few word tests whatever their number (gomoku's "a
@@ -112,28 +147,25 @@ pub(super) fn decide(gp: &GroundProgram, net: &Bitnet, choice: Option<bool>) -> 
 /// split into groups).
 ///
 /// [`expr::disj_expr`]: super::expr::disj_expr
-pub(super) fn often_true(gp: &GroundProgram, net: &Bitnet) -> HashSet<u32> {
+pub(super) fn often_true(sample: &Sample) -> HashSet<u32> {
     let min = 2 * super::expr::MIN_SHORT_CIRCUIT;
-    let groups = &net.eval.groups;
+    let groups = &sample.net.eval.groups;
     let units = || groups.iter().flat_map(|g| &g.blocks).flat_map(Block::units);
     let candidates: Vec<u32> = units()
         .flat_map(|u| u.bodies())
         .filter(|(_, conjs)| conjs.iter().filter(|c| c.lits.len() > 1).count() >= min)
         .map(|(pos, _)| pos)
         .collect();
-    let program: usize = gp.rules.iter().map(|r| r.body.len()).sum();
-    let literals: usize = churn::segments(groups).map(Group::num_literals).sum();
-    let max_states = (SAMPLE_BUDGET / literals.max(1)).min(SAMPLE_STATES);
-    if candidates.is_empty() || max_states < 20 || program > SAMPLE_PROGRAM {
+    if candidates.is_empty() {
         return HashSet::new();
     }
-    let words = net.layout.total_words();
+    let Some(matches) = sample.matches() else {
+        return HashSet::new();
+    };
+    let words = sample.net.layout.total_words();
     let mut held = vec![0usize; candidates.len()];
     let mut states = 0;
-    for state in sample_matches(gp, net.layout.state_words, max_states)
-        .iter()
-        .flatten()
-    {
+    for state in matches.iter().flatten() {
         let v = churn::evaluate(groups, words, state);
         states += 1;
         for (k, &pos) in candidates.iter().enumerate() {

@@ -108,13 +108,13 @@ impl Compiled {
     /// code is shorter ([`module::printed_size`]) kept: the code a playout
     /// runs through, longer where a layout leaves atoms one by one.
     fn laid_out(gp: &GroundProgram) -> (Option<GroundProgram>, Bitnet) {
+        /// The bits a relaid program gives its fluents.
+        fn bits(p: &Option<GroundProgram>) -> Option<&[u32]> {
+            let logical = p.as_ref()?.logical.as_ref()?;
+            Some(&logical.bits)
+        }
         let plain = relaid_scoring(gp, false);
         let net = bitnet::build(plain.as_ref().unwrap_or(gp), &Params::COMPILED);
-        let bits = |p: &Option<GroundProgram>| {
-            p.as_ref()
-                .and_then(|p| p.logical.as_ref())
-                .map(|l| l.bits.clone())
-        };
         if !crate::bitnet::classes::shares_fluents(gp) {
             return (plain, net);
         }

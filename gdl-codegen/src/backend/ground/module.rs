@@ -4,7 +4,6 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
-use super::gathers::GatherTables;
 use super::incremental;
 use super::queries::{hex_lit, inline_attr, lit_u32, lit_usize, Printer, CHUNK_WEIGHT};
 use super::tables::Tables;
@@ -185,9 +184,15 @@ pub(super) struct Calls {
 }
 
 /// Prints every function of the module, in order.
-fn print_queries(p: &mut Printer, gp: &GroundProgram, net: &Bitnet, opts: &EmitOptions) -> Calls {
+fn print_queries(
+    p: &mut Printer,
+    gp: &GroundProgram,
+    net: &Bitnet,
+    opts: &EmitOptions,
+    sample: &incremental::Sample,
+) -> Calls {
     let legal_bits = p.legal_bits(gp, net);
-    let incremental = incremental::decide(gp, net, opts.incremental);
+    let incremental = incremental::decide(sample, opts.incremental);
     let eval = p.schedule_fns("eval", &net.eval, incremental.is_some());
     let goal = p.schedule_fns("goal", &net.goal, false);
     let next = p.schedule_fns("next", &net.next, false);
@@ -213,14 +218,8 @@ fn print_queries(p: &mut Printer, gp: &GroundProgram, net: &Bitnet, opts: &EmitO
 /// gathers). Two layouts of one game are compared by it
 /// ([`super::Compiled`]).
 pub(super) fn printed_size(gp: &GroundProgram, net: &Bitnet) -> usize {
-    let mut p = Printer {
-        fns: Vec::new(),
-        tables: Tables::new(super::tables::Tables::default_threshold(gp.num_literals())),
-        parts: 0,
-        value_words: net.layout.total_words(),
-        gathers: GatherTables::default(),
-        often_true: Default::default(),
-    };
+    let threshold = Tables::default_threshold(gp.num_literals());
+    let mut p = Printer::new(net, threshold, Default::default());
     let mut calls = p.legal_bits(gp, net);
     p.schedule_fns("eval", &net.eval, false);
     p.schedule_fns("goal", &net.goal, false);
@@ -245,15 +244,9 @@ pub(super) fn tokens(
     rt: &syn::Path,
 ) -> (TokenStream, Tables) {
     let threshold = super::table_threshold(gp, opts);
-    let mut p = Printer {
-        fns: Vec::new(),
-        tables: Tables::new(threshold),
-        parts: 0,
-        value_words: net.layout.total_words(),
-        gathers: GatherTables::default(),
-        often_true: incremental::often_true(gp, net),
-    };
-    let calls = print_queries(&mut p, gp, net, opts);
+    let sample = incremental::Sample::new(gp, net);
+    let mut p = Printer::new(net, threshold, incremental::often_true(&sample));
+    let calls = print_queries(&mut p, gp, net, opts, &sample);
     let game = Ident::new(&names::type_name(&opts.type_name), Span::call_site());
     let state = format_ident!("{}State", game);
     let scratch = format_ident!("{}Scratch", game);

@@ -8,7 +8,7 @@ use super::expr;
 use super::gathers::{self, GatherTables};
 use super::incremental;
 use super::tables::Tables;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::bitnet::conj::{self, BitLit, Conj};
 use crate::bitnet::families::{self, Family, Gathered};
@@ -110,7 +110,23 @@ pub(super) struct Printer {
     pub gathers: GatherTables,
     /// The atoms of many bodies most often true, whose tests end at the
     /// first group of bodies that holds ([`incremental::often_true`]).
-    pub often_true: std::collections::HashSet<u32>,
+    pub often_true: HashSet<u32>,
+}
+
+impl Printer {
+    /// A printer of `net`'s functions, with rule-table threshold
+    /// `threshold`, testing the atoms at `often_true` to their first group
+    /// of bodies that holds.
+    pub fn new(net: &Bitnet, threshold: usize, often_true: HashSet<u32>) -> Printer {
+        Printer {
+            fns: Vec::new(),
+            tables: Tables::new(threshold),
+            parts: 0,
+            value_words: net.layout.total_words(),
+            gathers: GatherTables::default(),
+            often_true,
+        }
+    }
 }
 
 /// The size of one atom's code, in tests (atoms in the rule tables count

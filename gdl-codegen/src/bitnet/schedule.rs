@@ -95,6 +95,10 @@ pub struct Unit {
     /// Whether the unit is a plane reading moves (a ray seeded by the
     /// move: empty but near the move's square).
     pub seeded: bool,
+    /// The bodies of its atom that a gathered family computes, when it
+    /// has several and a family takes some ([`unguard_gathered`]): the
+    /// size of its code counts only the others.
+    pub by_family: Vec<usize>,
     level: u32,
     demand: Option<Vec<u32>>,
     guard: Option<BitLit>,
@@ -384,6 +388,7 @@ fn units(net: &Net, need: &[bool]) -> Vec<Unit> {
                 tested: Vec::new(),
                 plane: true,
                 seeded: net.planes[k].reads_moves,
+                by_family: Vec::new(),
             });
             unit.atoms.extend(atoms);
             continue;
@@ -405,6 +410,7 @@ fn units(net: &Net, need: &[bool]) -> Vec<Unit> {
                 tested: Vec::new(),
                 plane: false,
                 seeded: false,
+                by_family: Vec::new(),
             },
             guards,
         ));
@@ -414,10 +420,11 @@ fn units(net: &Net, need: &[bool]) -> Vec<Unit> {
     choose_guards(net.layout, units)
 }
 
-/// Units that a gathered family will compute ([`families::find_gathered`],
-/// among the one-atom units of a level and demand, as the back end looks
-/// for them) get no guard: a guard would split the family into blocks of
-/// an atom or two (draughts' frame rules, each under its square's test).
+/// Units that a gathered family will compute, whole or some of their bodies
+/// ([`families::find_gathered_split`], among the one-atom units of a level
+/// and demand, as the back end looks for them) get no guard: a guard would
+/// split the family into blocks of an atom or two (draughts' frame rules,
+/// each under its square's test).
 fn unguard_gathered(units: &mut [(Unit, Vec<BitLit>)]) {
     let mut runs: BTreeMap<(u32, Option<Vec<u32>>), Vec<usize>> = BTreeMap::new();
     for (i, (u, _)) in units.iter().enumerate() {
@@ -429,14 +436,14 @@ fn unguard_gathered(units: &mut [(Unit, Vec<BitLit>)]) {
         let atoms: Vec<(u32, Vec<Conj>)> =
             idx.iter().map(|&i| units[i].0.atoms[0].clone()).collect();
         let (_, rest) = families::find(&atoms);
-        let (gathered, _) = families::find_gathered(&atoms, &rest);
-        for g in gathered {
-            for (k, _) in atoms
-                .iter()
-                .enumerate()
-                .filter(|(_, a)| g.members.contains(&a.0))
-            {
+        let (_, left) = families::find_gathered_split(&atoms, &rest);
+        for (k, bodies) in left {
+            let n = atoms[k].1.len();
+            if bodies.len() < n {
                 units[idx[k]].1.clear();
+                if n > 1 {
+                    units[idx[k]].0.by_family = (0..n).filter(|j| !bodies.contains(j)).collect();
+                }
             }
         }
     }

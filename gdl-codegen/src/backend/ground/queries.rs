@@ -71,6 +71,17 @@ fn screened_stmts(screen: Option<(u32, u64)>, stmt: TokenStream) -> TokenStream 
     }
 }
 
+/// A one-atom block computing only the bodies `keep` (indices) of its atom:
+/// a gathered family computes the others.
+fn with_bodies(block: &Block, keep: &[usize]) -> Block {
+    let mut block = block.clone();
+    if let Block::Unit(u) = &mut block {
+        let conjs = std::mem::take(&mut u.atoms[0].1);
+        u.atoms[0].1 = keep.iter().map(|&j| conjs[j].clone()).collect();
+    }
+    block
+}
+
 /// The statement computing a family of atoms word-parallel: the source
 /// word shifted by each literal's offset, ANDed, moved to the members' bits.
 fn family_item(f: &Family) -> Item {
@@ -180,7 +191,12 @@ pub fn code_size(net: &Bitnet, threshold: usize) -> CodeSize {
     for unit in units {
         // A run of atoms wholly in the tables is one call.
         let mut in_run = false;
-        for (_, conjs) in unit.bodies() {
+        for (_, mut conjs) in unit.bodies() {
+            // Bodies a gathered family computes cost a share of its few
+            // word operations, not their own tests.
+            for &j in unit.by_family.iter().rev() {
+                conjs.remove(j);
+            }
             if tables.is_big(&conjs) {
                 size.table_literals += conjs.iter().map(|c| c.lits.len()).sum::<usize>();
             }
@@ -330,19 +346,28 @@ impl Printer {
             })
             .unzip();
         let (fams, rest) = families::find(&atoms);
-        let (gathered, rest) = families::find_gathered(&atoms, &rest);
-        // The blocks whose atom a family computes.
+        let (gathered, left) = families::find_gathered_split(&atoms, &rest);
+        // The blocks whose atom a family computes, whole or some of its
+        // bodies: an atom with bodies left prints those.
         let mut skip = vec![false; blocks.len()];
         for &i in &simple {
             skip[i] = true;
         }
-        for &k in &rest {
+        let mut rest = Vec::new();
+        let mut rest_conjs: Vec<Vec<Conj>> = Vec::new();
+        let mut reduced: HashMap<usize, Block> = HashMap::new();
+        for (k, bodies) in left.into_iter().filter(|(_, b)| !b.is_empty()) {
             skip[simple[k]] = false;
+            if bodies.len() < atoms[k].1.len() {
+                reduced.insert(simple[k], with_bodies(&blocks[simple[k]], &bodies));
+            }
+            rest.push(k);
+            rest_conjs.push(bodies.iter().map(|&j| atoms[k].1[j].clone()).collect());
         }
         out.extend(fams.iter().map(family_item));
         self.gathered_items(&gathered, out);
         // The atoms left one by one, those sharing a screen under one test.
-        let rest_conjs: Vec<&[Conj]> = rest.iter().map(|&k| atoms[k].1.as_slice()).collect();
+        let rest_conjs: Vec<&[Conj]> = rest_conjs.iter().map(Vec::as_slice).collect();
         let screens = conj::screens(&rest_conjs);
         let screen_of: HashMap<usize, (u32, u64)> = rest
             .iter()
@@ -351,6 +376,7 @@ impl Printer {
             .collect();
         let mut screened: BTreeMap<(u32, u64), Vec<Item>> = BTreeMap::new();
         for (i, b) in blocks.iter().enumerate().filter(|&(i, _)| !skip[i]) {
+            let b = reduced.get(&i).unwrap_or(b);
             match screen_of.get(&i) {
                 Some(s) => self.block_items(b, screened.entry(*s).or_default()),
                 None => self.block_items(b, out),

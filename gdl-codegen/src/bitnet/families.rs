@@ -253,17 +253,23 @@ pub fn find_gathered(
 /// the printer ORs into its bit what each family and its own statement
 /// compute. A king's step in chess is both a queen's move (the pseudo-legal
 /// body most moves share) and the king's own; only the shared body is
-/// regular with the other moves of its word. An atom's bodies are split
-/// only when each reads its own words and signs: two in one family would
-/// share the member's bit, and not when all share a literal: the schedule
-/// tests it once for the atom (a guard), which skipped all its bodies at
-/// once, and split, Chinese checkers' jumps (six bodies under the piece's
-/// square) ran 12.8% more instructions a playout. A split body pays only for what the atom's own
-/// statement stops testing: its literals no other body has (the printer
-/// factors shared ones out) and an OR; counted as a whole atom's,
-/// BIRD_S and BODIE_S, whose bodies share most literals, ran 4-5% more
-/// instructions a playout. Returns the families and, per candidate (in
-/// order), the indices of the bodies left to compute one by one.
+/// regular with the other moves of its word.
+///
+/// An atom's bodies are split only
+/// - when each reads its own words and signs: two in one family would share
+///   the member's bit;
+/// - when no literal is common to all of them: the schedule tests that one
+///   once for the atom (a guard), which skips all its bodies at once. Split
+///   anyway, Chinese checkers' jumps (six bodies under the piece's square)
+///   ran 12.8% more instructions a playout.
+///
+/// A split body pays only for what the atom's own statement stops testing:
+/// its literals no other body has (the printer factors shared ones out) and
+/// an OR. Counted as a whole atom's, BIRD_S and BODIE_S, whose bodies share
+/// most literals, ran 4-5% more instructions a playout.
+///
+/// Returns the families and, per candidate (in order: the atom's index),
+/// the indices of its bodies left to compute one by one.
 pub fn find_gathered_split(
     atoms: &[(u32, Vec<Conj>)],
     candidates: &[usize],

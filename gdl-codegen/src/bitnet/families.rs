@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use super::conj::{BitLit, Conj};
+use super::conj::{common_literals, BitLit, Conj};
 use super::layout::TRUE_BIT;
 
 /// Members a family needs before it is computed word-parallel: with fewer,
@@ -277,8 +277,9 @@ pub fn find_gathered_split(
     let mut pseudo: Vec<(u32, Vec<Conj>)> = Vec::new();
     // Per pseudo atom: its candidate's index in `candidates` and body.
     let mut origin: Vec<(usize, Option<usize>)> = Vec::new();
-    // Per pseudo atom, the tests a family taking it saves.
-    let mut saved: Vec<usize> = Vec::new();
+    // Per split body, the tests a family taking it saves (a whole atom:
+    // its own tests, as [`find_gathered`] counts them).
+    let mut saved: Vec<Option<usize>> = Vec::new();
     for (k, &i) in candidates.iter().enumerate() {
         let (pos, conjs) = &atoms[i];
         let sigs: Vec<Option<Vec<(u32, bool)>>> = conjs
@@ -291,10 +292,7 @@ pub fn find_gathered_split(
         let mut distinct: Vec<&Vec<(u32, bool)>> = sigs.iter().flatten().collect();
         distinct.sort_unstable();
         distinct.dedup();
-        let shared = conjs.first().is_some_and(|c0| {
-            (c0.lits.iter()).any(|l| conjs[1..].iter().all(|c| c.lits.contains(l)))
-        });
-        if conjs.len() > 1 && distinct.len() == conjs.len() && !shared {
+        if conjs.len() > 1 && distinct.len() == conjs.len() && common_literals(conjs).is_empty() {
             for (j, c) in conjs.iter().enumerate() {
                 // What the atom's own statement no longer tests: the
                 // body's literals no other body has (the printer factors
@@ -307,12 +305,12 @@ pub fn find_gathered_split(
                             .any(|(o, d)| o != j && d.lits.contains(l))
                     })
                     .collect();
-                saved.push(by_words(&own) + 1);
+                saved.push(Some(by_words(&own) + 1));
                 pseudo.push((*pos, vec![c.clone()]));
                 origin.push((k, Some(j)));
             }
         } else {
-            saved.push(gather_lits(conjs).map_or(0, |l| by_words(&l) + 2));
+            saved.push(None);
             pseudo.push((*pos, conjs.clone()));
             origin.push((k, None));
         }
@@ -363,7 +361,7 @@ fn gathered_with(
     atoms: &[(u32, Vec<Conj>)],
     candidates: &[usize],
     alternatives: bool,
-    saved: Option<&[usize]>,
+    saved: Option<&[Option<usize>]>,
 ) -> (Vec<Gathered>, Vec<usize>) {
     let fewest = if alternatives {
         MIN_SHIFTED
@@ -405,7 +403,7 @@ fn gathered_with(
         }
         let single: usize = members
             .iter()
-            .map(|(i, l)| saved.map_or(by_words(l) + 2, |s| s[*i]))
+            .map(|(i, l)| saved.and_then(|s| s[*i]).unwrap_or(by_words(l) + 2))
             .sum();
         let together: usize = 3 + slots.iter().map(Slot::cost).sum::<usize>();
         if together >= single {

@@ -138,6 +138,7 @@ mod tests {
             dispatch_max: 0,
             planes: false,
             share: false,
+            mirrors: false,
         };
         let (_, narrow) = net(TINY, &params);
         assert!(narrow.dispatch.arms.iter().all(Vec::is_empty));

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use super::counters;
 use super::families::{word_shape, Shape, MIN_MEMBERS};
+use super::mirrors::{mirror_words, Mirrors};
 use super::{classes, planes};
 use crate::ground::{AtomId, GroundProgram, Output};
 
@@ -51,6 +52,8 @@ pub struct Layout {
     /// bit at its anchor, set with it, so that planes read moves as they
     /// read the board.
     move_plane: Vec<Vec<u32>>,
+    /// The relations laid out at their readers' bits ([`mirrors`]).
+    pub mirrors: Mirrors,
 }
 
 /// Which classes a layout lays out as planes.
@@ -69,6 +72,9 @@ pub struct PlaneChoice<'a> {
     /// Whether a class wider than a plane is laid out in parts that fit
     /// ([`classes::by_one_arg`]).
     pub split_wide: bool,
+    /// Whether relations read atom for atom by another are laid out at
+    /// their reader's bits ([`mirrors`](super::mirrors)).
+    pub mirrors: bool,
 }
 
 /// Per role with anchored moves, `state_words` words from `next_free`
@@ -363,7 +369,7 @@ fn in_place(class: &[u32], found: &classes::Classes, derived_pos: &[u32], ni: u3
 }
 
 impl Layout {
-    /// The layout of `gp`, every class laid out as a plane.
+    /// The layout of `gp`, every class laid out as a plane (no mirror).
     pub fn new(gp: &GroundProgram) -> Self {
         let found = classes::classes(gp);
         let counters = counters::find(gp);
@@ -373,11 +379,13 @@ impl Layout {
             moves: true,
             counters: &counters,
             split_wide: true,
+            mirrors: false,
         };
         Self::with_planes(gp, Some(choice))
     }
 
-    /// The layout of `gp` with the planes of `choice` (`None`: no plane).
+    /// The layout of `gp` with the planes and mirrors of `choice` (`None`:
+    /// none: the propnet's layout).
     pub fn with_planes(gp: &GroundProgram, choice: Option<PlaneChoice>) -> Self {
         let fluents = gp.fluents.len() as u32;
         let ni = gp.num_inputs;
@@ -404,6 +412,7 @@ impl Layout {
             next_free += (outs.len() as u32).div_ceil(64) * 64;
         }
         let state_words = words(fluents).max(1) as u32;
+        let mirrored = choice.as_ref().is_some_and(|c| c.mirrors);
         let (planes, move_plane, free) = match choice {
             Some(choice) => {
                 let (mut placed, free) = plane_layout(gp, &mut derived_pos, next_free, &choice);
@@ -424,6 +433,10 @@ impl Layout {
             next_free += 1;
         }
         next_free = square_words(gp, &mut derived_pos, next_free, &in_turn);
+        let mut mirrors = Mirrors::default();
+        if mirrored {
+            (mirrors, next_free) = mirror_words(gp, &mut derived_pos, next_free, &in_turn);
+        }
         let mut layout = Layout {
             fluents,
             inputs: ni,
@@ -436,6 +449,7 @@ impl Layout {
             regions: Vec::new(),
             planes,
             move_plane,
+            mirrors,
         };
         let base = (layout.state_words + layout.does_words) as u32 * 64;
         layout.regions = regions.iter().map(|r| base + r).collect();

@@ -6,47 +6,73 @@ use crate::ground::GroundProgram;
 
 /// The level of every derived atom: 1 + the highest level of an atom of
 /// another unit its bodies read (inputs are level 0), where a unit is a
-/// component, or the components of a plane's atoms together. Bodies as
+/// component, or the components of a plane's atoms together, or those of
+/// one of `together` (the mirrors' units, [`super::mirrors`]). Bodies as
 /// rewritten (inlined, substituted) may read atoms of later components; the
 /// reads stay acyclic. A plane that would close a cycle through atoms
-/// outside it is dropped from `planes`.
+/// outside it is dropped from `planes`; a group of `together` that would is
+/// left apart (the planes come first: they were there before mirrors).
 pub fn levels(
     gp: &GroundProgram,
     atoms: &Atoms,
     bodies: &Bodies,
     planes: &mut Vec<Plane>,
+    together: &[Vec<u32>],
 ) -> Vec<u32> {
-    if let Some(lv) = try_levels(gp, atoms, bodies, planes) {
-        return lv;
+    if try_levels(gp, atoms, bodies, planes, &[]).is_none() {
+        let mut kept: Vec<Plane> = Vec::new();
+        for p in planes.drain(..) {
+            kept.push(p);
+            if try_levels(gp, atoms, bodies, &kept, &[]).is_none() {
+                kept.pop();
+            }
+        }
+        *planes = kept;
     }
-    let mut kept: Vec<Plane> = Vec::new();
-    for p in planes.drain(..) {
-        kept.push(p);
-        if try_levels(gp, atoms, bodies, &kept).is_none() {
+    let mut kept: Vec<&[u32]> = Vec::new();
+    for g in together {
+        kept.push(g);
+        if try_levels(gp, atoms, bodies, planes, &kept).is_none() {
             kept.pop();
         }
     }
-    *planes = kept;
-    try_levels(gp, atoms, bodies, planes).expect("the reads of components are acyclic")
+    try_levels(gp, atoms, bodies, planes, &kept).expect("the reads of components are acyclic")
 }
 
-/// The levels with `planes` merged, or `None` if the merged reads have a
-/// cycle: longest paths by Kahn's algorithm.
+/// The root of `x` in the union-find `unit`, paths halved on the way.
+fn find(unit: &mut [usize], mut x: usize) -> usize {
+    while unit[x] != x {
+        unit[x] = unit[unit[x]];
+        x = unit[x];
+    }
+    x
+}
+
+/// The levels with `planes` and `together` merged, or `None` if the merged
+/// reads have a cycle: longest paths by Kahn's algorithm.
 fn try_levels(
     gp: &GroundProgram,
     atoms: &Atoms,
     bodies: &Bodies,
     planes: &[Plane],
+    together: &[&[u32]],
 ) -> Option<Vec<u32>> {
     let ni = gp.num_inputs;
     let comp_of = gp.component_of();
-    // A plane's components become its first atom's.
+    // Per component, its unit (a union-find over the merged groups).
     let mut unit: Vec<usize> = (0..gp.components.len()).collect();
-    for p in planes {
-        let first = comp_of[(p.atoms[0] - ni) as usize];
-        for &a in &p.atoms {
-            unit[comp_of[(a - ni) as usize]] = first;
+    let groups = planes.iter().map(|p| &p.atoms[..]);
+    for g in groups.chain(together.iter().copied()) {
+        let first = find(&mut unit, comp_of[(g[0] - ni) as usize]);
+        for &a in g {
+            let r = find(&mut unit, comp_of[(a - ni) as usize]);
+            if r != first {
+                unit[r] = first;
+            }
         }
+    }
+    for k in 0..unit.len() {
+        unit[k] = find(&mut unit, k);
     }
     let n = unit.len();
     let mut readers: Vec<Vec<usize>> = vec![Vec::new(); n];

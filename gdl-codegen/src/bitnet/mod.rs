@@ -27,7 +27,8 @@
 //! piece by piece, where that gives the [`planes`] more to do.
 //! The layout also puts the groups of a counting relation ([`counters`])
 //! along their count, so that the planes compute a step of the count as a
-//! shift.
+//! shift, and a relation read atom for atom by another at that reader's
+//! bits ([`mirrors`]), computed with it at one level.
 
 pub mod churn;
 pub mod classes;
@@ -40,6 +41,7 @@ pub(crate) mod frames;
 pub(crate) mod inline;
 pub mod layout;
 pub(crate) mod levels;
+pub mod mirrors;
 pub mod move_sets;
 pub mod planes;
 pub mod relayout;
@@ -72,6 +74,9 @@ pub struct Params {
     /// wider than a plane is laid out in parts
     /// ([`classes::classes_sharing`], [`classes::by_one_arg`]).
     pub share: bool,
+    /// Whether a relation read atom for atom by another is laid out at its
+    /// reader's bits ([`mirrors`]).
+    pub mirrors: bool,
 }
 
 impl Params {
@@ -81,6 +86,7 @@ impl Params {
         dispatch_max: 4,
         planes: true,
         share: true,
+        mirrors: true,
     };
     /// The propnet: dispatch is a table lookup, as cheap for a set of 24
     /// moves as for one.
@@ -88,6 +94,7 @@ impl Params {
         dispatch_max: 24,
         planes: false,
         share: false,
+        mirrors: false,
     };
 }
 
@@ -207,6 +214,7 @@ pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
         moves: true,
         counters: &counters,
         split_wide: params.share,
+        mirrors: params.mirrors,
     };
     let net = build_with(gp, params, Some(all));
     let regular: Vec<u32> = net.planes.iter().map(|p| p.class).collect();
@@ -220,6 +228,7 @@ pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
         moves,
         counters: &counters,
         split_wide: params.share,
+        mirrors: params.mirrors,
     };
     build_with(gp, params, Some(choice))
 }
@@ -242,7 +251,7 @@ fn build_with(gp: &GroundProgram, params: &Params, choice: Option<PlaneChoice>) 
     } else {
         Vec::new()
     };
-    let level = levels::levels(gp, &atoms, &bodies, &mut planes);
+    let level = levels::levels(gp, &atoms, &bodies, &mut planes, &layout.mirrors.units);
     let net = schedule::Net {
         planes: &planes,
         gp,

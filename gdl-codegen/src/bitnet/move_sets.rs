@@ -123,6 +123,7 @@ mod tests {
                 dispatch_max: 0,
                 planes: false,
                 share: false,
+                mirrors: false,
             },
         );
         assert!(net.bodies.iter().flatten().all(|c| c.any.is_empty()));

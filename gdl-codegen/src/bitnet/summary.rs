@@ -87,6 +87,9 @@ impl Bitnet {
              move bits from {:?}; output regions at {:?}",
             l.state_words, l.does_words, l.derived_words, l.move_set_words, l.role_moves, l.regions
         );
+        for line in &l.mirrors.lines {
+            let _ = writeln!(out, "{line}");
+        }
         let kept: usize = self
             .keep
             .iter()

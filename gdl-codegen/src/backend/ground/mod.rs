@@ -81,6 +81,7 @@ impl Compiled {
     pub fn new(gp: &GroundProgram) -> Compiled {
         let (relaid, net) = Self::laid_out(gp);
         let program = relaid.as_ref().unwrap_or(gp);
+        let net = Self::mirrors_pay(program, net);
         let threshold = tables::Tables::default_threshold(program.num_literals());
         let tests = |net: &Bitnet| queries::code_size(net, threshold).tests;
         let over = tests(&net);
@@ -90,6 +91,7 @@ impl Compiled {
         }
         let plain = Params {
             share: false,
+            mirrors: !net.layout.mirrors.lines.is_empty(),
             ..Params::COMPILED
         };
         let alt = bitnet::build(program, &plain);
@@ -130,6 +132,31 @@ impl Compiled {
             (shared, alt)
         } else {
             (plain, net)
+        }
+    }
+
+    /// `net`, or the bitnet of `gp` without mirrors ([`bitnet::mirrors`])
+    /// if that prints shorter code ([`module::printed_size`]). A relation
+    /// laid out at its reader's bits lines up with its reader, but no
+    /// longer with what it reads itself: in our chess, where the mirrored
+    /// relations read one another, the code shrinks 19% and runs 11% fewer
+    /// instructions a playout; in Chinese checkers and checkers, whose
+    /// mirrored moves read the board in several bodies, the word families
+    /// of their grounding order are lost, the code grows 2-8% and runs 4-14%
+    /// more instructions.
+    fn mirrors_pay(gp: &GroundProgram, net: Bitnet) -> Bitnet {
+        if net.layout.mirrors.lines.is_empty() {
+            return net;
+        }
+        let plain = Params {
+            mirrors: false,
+            ..Params::COMPILED
+        };
+        let alt = bitnet::build(gp, &plain);
+        if module::printed_size(gp, &alt) < module::printed_size(gp, &net) {
+            alt
+        } else {
+            net
         }
     }
 

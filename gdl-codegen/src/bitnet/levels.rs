@@ -19,7 +19,8 @@ pub fn levels(
     planes: &mut Vec<Plane>,
     together: &[Vec<u32>],
 ) -> Vec<u32> {
-    if try_levels(gp, atoms, bodies, planes, &[]).is_none() {
+    let mut lv = try_levels(gp, atoms, bodies, planes, &[]);
+    if lv.is_none() {
         let mut kept: Vec<Plane> = Vec::new();
         for p in planes.drain(..) {
             kept.push(p);
@@ -28,15 +29,19 @@ pub fn levels(
             }
         }
         *planes = kept;
+        lv = try_levels(gp, atoms, bodies, planes, &[]);
     }
     let mut kept: Vec<&[u32]> = Vec::new();
     for g in together {
         kept.push(g);
-        if try_levels(gp, atoms, bodies, planes, &kept).is_none() {
-            kept.pop();
+        match try_levels(gp, atoms, bodies, planes, &kept) {
+            Some(with) => lv = Some(with),
+            None => {
+                kept.pop();
+            }
         }
     }
-    try_levels(gp, atoms, bodies, planes, &kept).expect("the reads of components are acyclic")
+    lv.expect("the reads of components are acyclic")
 }
 
 /// The root of `x` in the union-find `unit`, paths halved on the way.

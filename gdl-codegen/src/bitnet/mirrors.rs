@@ -21,6 +21,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::classes;
 use super::relayout::split;
 use crate::ground::GroundProgram;
 
@@ -46,64 +47,65 @@ pub struct Mirrors {
     pub lines: Vec<String>,
 }
 
-/// Per atom, the relation and arguments of its text.
-struct Texts<'g> {
-    rel: Vec<&'g str>,
-    args: Vec<Vec<&'g str>>,
+/// The relation of atom `a`.
+fn relation(gp: &GroundProgram, a: u32) -> &str {
+    classes::relation(&gp.atom_text[a as usize])
 }
 
-impl<'g> Texts<'g> {
-    fn new(gp: &'g GroundProgram) -> Self {
-        let (rel, args) = gp.atom_text.iter().map(|t| split(t)).unzip();
-        Texts { rel, args }
-    }
-
-    /// `b`'s arguments, compound ones opened.
-    fn opened(&self, b: u32) -> Vec<&'g str> {
-        let mut flat = Vec::new();
-        for &x in &self.args[b as usize] {
-            if x.starts_with('(') {
-                flat.extend(split(x).1);
-            } else {
-                flat.push(x);
-            }
+/// Atom `b`'s arguments, compound ones opened.
+fn opened(gp: &GroundProgram, b: u32) -> Vec<&str> {
+    let mut flat = Vec::new();
+    for x in split(&gp.atom_text[b as usize]).1 {
+        if x.starts_with('(') {
+            flat.extend(split(x).1);
+        } else {
+            flat.push(x);
         }
-        flat
     }
+    flat
+}
 
-    /// Whether `b`'s opened arguments are `a`'s, or `a`'s with one more
-    /// inserted.
-    fn covers(&self, a: u32, b: u32) -> bool {
-        let a = &self.args[a as usize];
-        let b = self.opened(b);
-        match b.len().checked_sub(a.len()) {
-            Some(0) => *a == b,
-            Some(1) => (0..b.len()).any(|k| b[..k] == a[..k] && b[k + 1..] == a[k..]),
-            _ => false,
-        }
+/// Whether `b`'s opened arguments are `a`'s, or `a`'s with one more
+/// inserted.
+fn covers(gp: &GroundProgram, a: u32, b: u32) -> bool {
+    let a = split(&gp.atom_text[a as usize]).1;
+    let b = opened(gp, b);
+    match b.len().checked_sub(a.len()) {
+        Some(0) => a == b,
+        Some(1) => (0..b.len()).any(|k| b[..k] == a[..k] && b[k + 1..] == a[k..]),
+        _ => false,
     }
 }
 
 /// Per derived atom laid out in turn (`in_turn`) of a relation of at least
 /// [`MIN_MIRRORED`] such atoms, its reader: the atom of one other relation
 /// covering its arguments, the first laid out, where that relation reads at
-/// least half the atoms.
-fn readers_of(
-    gp: &GroundProgram,
-    t: &Texts,
-    derived_pos: &[u32],
-    in_turn: &[bool],
-) -> FxHashMap<u32, u32> {
+/// least half the atoms. Texts are split and rules read only where some
+/// relation is that large: most games have none, and a compile builds
+/// several layouts.
+fn readers_of(gp: &GroundProgram, derived_pos: &[u32], in_turn: &[bool]) -> FxHashMap<u32, u32> {
     let ni = gp.num_inputs;
     let mut by_rel: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
     for a in ni..gp.num_atoms() {
-        if in_turn[(a - ni) as usize] && !t.args[a as usize].is_empty() {
-            by_rel.entry(t.rel[a as usize]).or_default().push(a);
+        // `(rel arg ...)`: a relation with arguments.
+        let text = &gp.atom_text[a as usize];
+        if in_turn[(a - ni) as usize] && text.starts_with('(') && text.contains(' ') {
+            by_rel.entry(relation(gp, a)).or_default().push(a);
         }
     }
+    by_rel.retain(|_, atoms| atoms.len() >= MIN_MIRRORED);
+    let mut reader = FxHashMap::default();
+    if by_rel.is_empty() {
+        return reader;
+    }
+    let candidates: FxHashSet<u32> = by_rel.values().flatten().copied().collect();
     let mut heads: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     for rule in &gp.rules {
-        for l in &rule.body {
+        for l in rule
+            .body
+            .iter()
+            .filter(|l| candidates.contains(&l.atom().0))
+        {
             let e = heads.entry(l.atom().0).or_default();
             if !e.contains(&rule.head.0) {
                 e.push(rule.head.0);
@@ -111,17 +113,16 @@ fn readers_of(
         }
     }
     let pos = |h: u32| derived_pos[(h - ni) as usize];
-    let mut reader = FxHashMap::default();
     let mut rels: Vec<_> = by_rel.into_iter().collect();
     rels.sort_unstable();
-    for (rel, atoms) in rels.into_iter().filter(|(_, a)| a.len() >= MIN_MIRRORED) {
+    for (rel, atoms) in rels {
         // Per reading relation, the atoms it covers with their first reader.
         let mut pairs: FxHashMap<&str, Vec<(u32, u32)>> = FxHashMap::default();
         for &a in &atoms {
             let mut first: FxHashMap<&str, u32> = FxHashMap::default();
             for &h in heads.get(&a).map_or(&[][..], |v| &v[..]) {
-                if t.rel[h as usize] != rel && t.covers(a, h) {
-                    let e = first.entry(t.rel[h as usize]).or_insert(h);
+                if relation(gp, h) != rel && covers(gp, a, h) {
+                    let e = first.entry(relation(gp, h)).or_insert(h);
                     if pos(h) < pos(*e) {
                         *e = h;
                     }
@@ -152,8 +153,7 @@ pub fn mirror_words(
     in_turn: &[bool],
 ) -> (Mirrors, u32) {
     let ni = gp.num_inputs;
-    let t = Texts::new(gp);
-    let reader = readers_of(gp, &t, derived_pos, in_turn);
+    let reader = readers_of(gp, derived_pos, in_turn);
     // Per atom, its chain to its leader (the leader last).
     let chain = |a: u32| {
         let mut path = vec![a];
@@ -172,7 +172,7 @@ pub fn mirror_words(
         if let Some(path) = chain(a) {
             let leader = *path.last().expect("a chain has a leader");
             groups
-                .entry((t.rel[a as usize], t.rel[leader as usize]))
+                .entry((relation(gp, a), relation(gp, leader)))
                 .or_default()
                 .push(path);
         }

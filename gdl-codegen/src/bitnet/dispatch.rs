@@ -139,6 +139,7 @@ mod tests {
             planes: false,
             share: false,
             mirrors: false,
+            copies: false,
         };
         let (_, narrow) = net(TINY, &params);
         assert!(narrow.dispatch.arms.iter().all(Vec::is_empty));

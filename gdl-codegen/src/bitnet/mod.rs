@@ -72,11 +72,15 @@ pub struct Params {
     /// Whether the classes read a fluent that half a relation's atoms read
     /// (the side to move) as one bit broadcast over the word, and a class
     /// wider than a plane is laid out in parts
-    /// ([`classes::classes_sharing`], [`classes::by_one_arg`]).
+    /// ([`classes::classes_with`], [`classes::by_one_arg`]).
     pub share: bool,
     /// Whether a relation read atom for atom by another is laid out at its
     /// reader's bits ([`mirrors`]).
     pub mirrors: bool,
+    /// Whether a group of atoms that are copies of one another at each
+    /// anchor is laid out in planes split by one argument
+    /// ([`classes::classes_with`]).
+    pub copies: bool,
 }
 
 impl Params {
@@ -87,6 +91,7 @@ impl Params {
         planes: true,
         share: true,
         mirrors: true,
+        copies: true,
     };
     /// The propnet: dispatch is a table lookup, as cheap for a set of 24
     /// moves as for one.
@@ -95,6 +100,7 @@ impl Params {
         planes: false,
         share: false,
         mirrors: false,
+        copies: false,
     };
 }
 
@@ -185,6 +191,9 @@ pub struct Bitnet {
     pub goal: Schedule,
     /// Computes the rest of `next` after `eval`, with the joint move's bits.
     pub next: Schedule,
+    /// Whether the classes offered to the layout include parts of groups
+    /// of copies ([`Params::copies`]): without them it may print shorter.
+    pub copies: bool,
     /// Per fluent, the bit holding its `next` output ([`FALSE_BIT`]: only
     /// the keep tables can make it true; an atom that dispatched bodies or
     /// the move tables set keeps its bit).
@@ -206,7 +215,7 @@ pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
     if !params.planes {
         return build_with(gp, params, None);
     }
-    let found = classes::classes_sharing(gp, params.share);
+    let found = classes::classes_with(gp, params.share, params.copies);
     let counters = counters::find(gp);
     let all = PlaneChoice {
         found: &found,
@@ -216,7 +225,8 @@ pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
         split_wide: params.share,
         mirrors: params.mirrors,
     };
-    let net = build_with(gp, params, Some(all));
+    let mut net = build_with(gp, params, Some(all));
+    net.copies = found.copies > 0;
     let regular: Vec<u32> = net.planes.iter().map(|p| p.class).collect();
     let moves = net.planes.iter().any(|p| p.reads_moves);
     if regular.len() == net.layout.planes.len() && moves == net.layout.has_move_planes() {
@@ -230,7 +240,9 @@ pub fn build(gp: &GroundProgram, params: &Params) -> Bitnet {
         split_wide: params.share,
         mirrors: params.mirrors,
     };
-    build_with(gp, params, Some(choice))
+    let mut net = build_with(gp, params, Some(choice));
+    net.copies = found.copies > 0;
+    net
 }
 
 /// The passes in their order, with the planes of `choice` (`None`: none).
@@ -277,6 +289,7 @@ fn build_with(gp: &GroundProgram, params: &Params, choice: Option<PlaneChoice>) 
         goal,
         next,
         next_bits,
+        copies: false,
     }
 }
 

@@ -124,6 +124,7 @@ mod tests {
                 planes: false,
                 share: false,
                 mirrors: false,
+                copies: false,
             },
         );
         assert!(net.bodies.iter().flatten().all(|c| c.any.is_empty()));

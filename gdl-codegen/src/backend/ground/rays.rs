@@ -235,15 +235,16 @@ fn doubled(steps: &[&RayStep], members: &[(u32, u64)]) -> Option<TokenStream> {
     let within =
         (steps.iter().flat_map(bits)).all(|i| (i + shift).div_euclid(64) == i.div_euclid(64));
     if within {
-        let words = steps.iter().map(|step| {
+        let words = steps.iter().filter_map(|step| {
             let (w, p) = (Literal::usize_unsuffixed(step.0 as usize), &step.1);
             let rounds = rounds(shift, longest_run(bits(step), shift), 64);
-            quote!({
-                let mut p = #p;
-                let mut x = v[#w];
+            let (let_p, let_x) = bindings(&rounds)?;
+            Some(quote!({
+                #let_p p = #p;
+                #let_x x = v[#w];
                 #(#rounds)*
                 v[#w] = x;
-            })
+            }))
         });
         return Some(quote!(#(#words)*));
     }
@@ -294,9 +295,10 @@ fn doubled(steps: &[&RayStep], members: &[(u32, u64)]) -> Option<TokenStream> {
             }
         }
     });
+    let (let_p, let_x) = bindings(&rounds)?;
     Some(quote! {
-        let mut p: u128 = #p;
-        let mut x: u128 = #x;
+        #let_p p: u128 = #p;
+        #let_x x: u128 = #x;
         #(#rounds)*
         #(#stores)*
     })
@@ -312,6 +314,17 @@ fn longest_run(bits: impl Iterator<Item = i64>, shift: i64) -> usize {
             .count()
     };
     bits.iter().map(|&i| run(i)).max().unwrap_or(0)
+}
+
+/// How the doubling's `p` and `x` are bound for `rounds`: mutable only
+/// where a round assigns them (one round reads `p` and never halves it);
+/// `None` for no rounds, where the word stays as its base left it.
+fn bindings(rounds: &[TokenStream]) -> Option<(TokenStream, TokenStream)> {
+    match rounds.len() {
+        0 => None,
+        1 => Some((quote!(let), quote!(let mut))),
+        _ => Some((quote!(let mut), quote!(let mut))),
+    }
 }
 
 /// The rounds of a doubling that carry a base `longest` steps of `shift`

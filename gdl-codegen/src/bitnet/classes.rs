@@ -542,6 +542,17 @@ mod tests {
 (<= (goal ?p 50) (role ?p))
 "#;
 
+    /// The class of the atom of text `t`, if it has one.
+    fn class_of(gp: &GroundProgram, found: &Classes, t: &str) -> Option<Vec<u32>> {
+        let a = crate::bitnet::testing::atom(gp, t);
+        found.classes.iter().find(|c| c.contains(&a)).cloned()
+    }
+
+    /// The anchor of the atom of text `t`.
+    fn anchor_of(gp: &GroundProgram, found: &Classes, t: &str) -> Option<u32> {
+        found.anchor[(crate::bitnet::testing::atom(gp, t) - gp.num_inputs) as usize]
+    }
+
     /// The classes of ROW: each a relation's twelve squares (or a ray's
     /// eleven), at distinct anchors.
     #[test]
@@ -549,11 +560,8 @@ mod tests {
         use crate::bitnet::testing::{atom, ground};
         let gp = ground(ROW);
         let found = classes(&gp);
-        let class_of = |t: &str| {
-            let a = atom(&gp, t);
-            found.classes.iter().find(|c| c.contains(&a)).cloned()
-        };
-        let anchor = |t: &str| found.anchor[(atom(&gp, t) - gp.num_inputs) as usize];
+        let class_of = |t: &str| class_of(&gp, &found, t);
+        let anchor = |t: &str| anchor_of(&gp, &found, t);
         // `(control x)`, read by every `own`, is neither the anchor nor a
         // distance: `own` is one class at its squares' fluents.
         let own = class_of("(own a)").expect("own is a class");
@@ -588,14 +596,11 @@ mod tests {
     /// colliding anchors, kept as a class per direction.
     #[test]
     fn atoms_that_share_their_anchors_are_classes_split_by_an_argument() {
-        use crate::bitnet::testing::{atom, ground};
+        use crate::bitnet::testing::ground;
         let gp = ground(ROW);
         let found = classes(&gp);
-        let class_of = |t: &str| {
-            let a = atom(&gp, t);
-            found.classes.iter().find(|c| c.contains(&a)).cloned()
-        };
-        let anchor = |t: &str| found.anchor[(atom(&gp, t) - gp.num_inputs) as usize];
+        let class_of = |t: &str| class_of(&gp, &found, t);
+        let anchor = |t: &str| anchor_of(&gp, &found, t);
         assert_eq!(anchor("(slider l c)"), anchor("(slider r c)"));
         let left = class_of("(slider l c)").expect("the left sliders are a class");
         let right = class_of("(slider r c)").expect("the right sliders are a class");

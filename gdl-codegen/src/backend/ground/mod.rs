@@ -67,6 +67,39 @@ pub struct Compiled {
     pub net: Bitnet,
 }
 
+/// A bitnet chosen so far, the parameters it was built with, and the
+/// length of its printed code once measured.
+struct Built {
+    net: Bitnet,
+    params: Params,
+    size: Option<usize>,
+}
+
+impl Built {
+    /// This, or the bitnet of `gp` built with `params` if that prints
+    /// shorter code ([`module::printed_size`]); each is printed once, the
+    /// kept one's length carried to the next choice.
+    fn or_shorter(self, gp: &GroundProgram, params: Params) -> Built {
+        let size = self
+            .size
+            .unwrap_or_else(|| module::printed_size(gp, &self.net));
+        let net = bitnet::build(gp, &params);
+        let alt = module::printed_size(gp, &net);
+        if alt < size {
+            Built {
+                net,
+                params,
+                size: Some(alt),
+            }
+        } else {
+            Built {
+                size: Some(size),
+                ..self
+            }
+        }
+    }
+}
+
 impl Compiled {
     /// Lays out `gp` and builds its bitnet.
     ///
@@ -81,8 +114,13 @@ impl Compiled {
     pub fn new(gp: &GroundProgram) -> Compiled {
         let (relaid, net) = Self::laid_out(gp);
         let program = relaid.as_ref().unwrap_or(gp);
-        let net = Self::mirrors_pay(program, net);
-        let net = Self::copies_pay(program, net);
+        let built = Built {
+            net,
+            params: Params::COMPILED,
+            size: None,
+        };
+        let Built { net, params, .. } =
+            Self::copies_pay(program, Self::mirrors_pay(program, built));
         let threshold = tables::Tables::default_threshold(program.num_literals());
         let tests = |net: &Bitnet| queries::code_size(net, threshold).tests;
         let over = tests(&net);
@@ -92,8 +130,7 @@ impl Compiled {
         }
         let plain = Params {
             share: false,
-            mirrors: !net.layout.mirrors.lines.is_empty(),
-            ..Params::COMPILED
+            ..params
         };
         let alt = bitnet::build(program, &plain);
         let net = if tests(&alt) < over { alt } else { net };
@@ -145,20 +182,15 @@ impl Compiled {
     /// mirrored moves read the board in several bodies, the word families
     /// of their grounding order are lost, the code grows 2-8% and runs 4-14%
     /// more instructions.
-    fn mirrors_pay(gp: &GroundProgram, net: Bitnet) -> Bitnet {
-        if net.layout.mirrors.lines.is_empty() {
-            return net;
+    fn mirrors_pay(gp: &GroundProgram, built: Built) -> Built {
+        if built.net.layout.mirrors.lines.is_empty() {
+            return built;
         }
-        let plain = Params {
+        let params = Params {
             mirrors: false,
-            ..Params::COMPILED
+            ..built.params
         };
-        let alt = bitnet::build(gp, &plain);
-        if module::printed_size(gp, &alt) < module::printed_size(gp, &net) {
-            alt
-        } else {
-            net
-        }
+        built.or_shorter(gp, params)
     }
 
     /// `net`, or the bitnet of `gp` without the planes of groups of copies
@@ -167,21 +199,15 @@ impl Compiled {
     /// rays: 13% fewer instructions a playout, the code 7% shorter;
     /// cephalopodMicro 25%, queens 8-11%), but in a copy of queens under
     /// other names its layout grows the code 2% and runs 8% more.
-    fn copies_pay(gp: &GroundProgram, net: Bitnet) -> Bitnet {
-        if !net.copies {
-            return net;
+    fn copies_pay(gp: &GroundProgram, built: Built) -> Built {
+        if !built.net.copies {
+            return built;
         }
-        let plain = Params {
+        let params = Params {
             copies: false,
-            mirrors: !net.layout.mirrors.lines.is_empty(),
-            ..Params::COMPILED
+            ..built.params
         };
-        let alt = bitnet::build(gp, &plain);
-        if module::printed_size(gp, &alt) < module::printed_size(gp, &net) {
-            alt
-        } else {
-            net
-        }
+        built.or_shorter(gp, params)
     }
 
     /// The program printed: the relaid one, else `gp` (the program this was

@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use super::access::ScanPlan;
+use super::closure::Closure;
 use super::facts::Facts;
 use super::join_order::{Adorn, Source, Step};
 use super::plan::{
@@ -301,7 +302,19 @@ fn closure_lines(n: &Namer, c: &ClosurePlan, out: &mut String) {
     let _ = writeln!(out, "  base rules:");
     c.base.iter().for_each(|r| rule(n, r, out));
     let _ = writeln!(out, "  recursive rules, the recursive literal taken out:");
-    c.steps.iter().for_each(|r| rule(n, r, out));
+    let answering = match &c.closure {
+        Closure::Keys { answering, .. } => &answering[..],
+        Closure::Answers { .. } => &[],
+    };
+    for (k, r) in c.steps.iter().enumerate() {
+        if answering.get(k) == Some(&true) {
+            let _ = writeln!(
+                out,
+                "  (the next rule also finds a base rule's answers, after the keys)"
+            );
+        }
+        rule(n, r, out);
+    }
 }
 
 /// A component's plan.

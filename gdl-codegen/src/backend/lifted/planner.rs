@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use rustc_hash::FxHashSet;
 
 use super::call_graph::{Asked, CallGraph, Node, Whole};
-use super::closure::{closure, Closure};
+use super::closure::{closure, unguarded, Closure};
 use super::cost;
 use super::estimates::Estimates;
 use super::facts::Facts;
@@ -333,13 +333,13 @@ impl<'f> Round<'f> {
         }
         let name = self.reg.call_name(rel, adorn);
         if let Some(c) = (self.reg.alone_on_cycle(rel))
-            .then(|| closure(&facts.rules, rel, arity, adorn))
+            .then(|| closure(&facts.rules, rel, arity, adorn, self.reg.guard_rel(rel)))
             .flatten()
         {
             let memo = Memo {
                 dense: (self.reg.dense_keys(facts, rel, adorn, &name)).map(|k| k.to_string()),
             };
-            let closure = self.closure(me, c, arity, adorn);
+            let closure = self.closure(me, rel, c, adorn);
             return Shape::Closure { closure, memo };
         }
         let has_free = !free_arguments(arity, adorn).is_empty();
@@ -451,8 +451,10 @@ impl<'f> Round<'f> {
         super::widen::widening(&rules, (reg.arity[rel as usize], adorn), scannable, wanted)
     }
 
-    /// A closure's rules planned: its base rules, then its recursive ones.
-    fn closure(&mut self, me: Node, c: Closure, arity: usize, adorn: Adorn) -> ClosurePlan {
+    /// A closure's rules planned: its base rules (without their guard's
+    /// test, see [`unguarded`]), then its recursive ones.
+    fn closure(&mut self, me: Node, rel: u32, c: Closure, adorn: Adorn) -> ClosurePlan {
+        let arity = self.reg.arity[rel as usize];
         let facts = self.facts;
         let (base_adorn, step_adorn, base, steps) = match &c {
             Closure::Answers {
@@ -473,8 +475,9 @@ impl<'f> Round<'f> {
                 (keyed, keyed, base, steps)
             }
         };
+        let guard = self.reg.guard_rel(rel);
         let base = (base.iter())
-            .map(|&i| self.recorded_rule(me, facts.rules[i].clone(), base_adorn))
+            .map(|&i| self.recorded_rule(me, unguarded(&facts.rules[i], guard), base_adorn))
             .collect();
         let steps = (steps.iter())
             .map(|r| self.recorded_rule(me, r.clone(), step_adorn))
@@ -711,6 +714,6 @@ fn closure_fallback(facts: &Facts, reg: &Estimates, rel: u32, adorn: Adorn) -> O
     (1..1u32 << arity)
         .map(|drop| adorn & !drop)
         .filter(|&sub| sub != adorn)
-        .filter(|&sub| closure(&facts.rules, rel, arity, sub).is_some())
+        .filter(|&sub| closure(&facts.rules, rel, arity, sub, reg.guard_rel(rel)).is_some())
         .max_by_key(|&sub| (sub.count_ones(), std::cmp::Reverse(sub)))
 }

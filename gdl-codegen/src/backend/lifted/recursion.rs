@@ -63,15 +63,30 @@ pub(super) fn closure_fn(
         ..
     } = sig;
     let (arity, free) = (*arity, &free[..]);
-    let worklist = match &c.closure {
-        Closure::Answers { .. } => answers_worklist(reg, c, arity, free),
-        Closure::Keys { kept, .. } => keys_worklist(reg, c, kept, params, arity, free),
-    };
     let (memo, pool, arena) = (
         format_ident!("memo_{}", name),
         format_ident!("pool_{}", name),
         format_ident!("arena_{}", name),
     );
+    let mut key_fields = Vec::new();
+    let worklist = match &c.closure {
+        Closure::Answers { .. } => answers_worklist(reg, c, arity, free),
+        Closure::Keys {
+            kept, answering, ..
+        } => {
+            let keys = format_ident!("pool_keys_{}", name);
+            let k = usize_lit(params.len());
+            key_fields.push(quote!(#keys: ::std::vec::Vec<[u32; #k]>));
+            let shape = KeysShape {
+                kept,
+                answering,
+                params,
+                arity,
+                free,
+            };
+            keys_worklist(reg, c, &shape, &keys)
+        }
+    };
     let w = usize_lit(free.len());
     let store = store_in_arena((&memo, &pool, &arena), quote!(answers));
     let f = quote! {
@@ -89,7 +104,8 @@ pub(super) fn closure_fn(
             #store
         }
     };
-    let fields = answer_fields((&memo, &pool, &arena), &w, memo_ty);
+    let mut fields = answer_fields((&memo, &pool, &arena), &w, memo_ty);
+    fields.extend(key_fields);
     (f, fields)
 }
 
@@ -119,17 +135,36 @@ pub(super) fn answers_worklist(
     }
 }
 
+/// What [`keys_worklist`] prints from: the [`Closure::Keys`] fields and
+/// the function's parameters, the relation's arity and its free arguments.
+pub(super) struct KeysShape<'a> {
+    kept: &'a [(usize, usize)],
+    answering: &'a [bool],
+    params: &'a [proc_macro2::Ident],
+    arity: usize,
+    free: &'a [usize],
+}
+
 /// [`Closure::Keys`]: from the first key, the keys the recursive rules
 /// derive, each once, and every key's base answers (from a later key, those
-/// agreeing with the first where the recursion keeps a variable).
+/// agreeing with the first where the recursion keeps a variable); a step
+/// that answers too pushes both parts of its row. The worklist is the
+/// buffer in field `keys`, kept from call to call: a list of its own each
+/// call, grown key by key, spent a fifth of amazons_8x8's instructions in
+/// `malloc` and `realloc`.
 pub(super) fn keys_worklist(
     reg: &mut Needs,
     c: &ClosurePlan,
-    kept: &[(usize, usize)],
-    params: &[proc_macro2::Ident],
-    arity: usize,
-    free: &[usize],
+    shape: &KeysShape,
+    keys: &proc_macro2::Ident,
 ) -> TokenStream {
+    let KeysShape {
+        kept,
+        answering,
+        params,
+        arity,
+        free,
+    } = *shape;
     let agrees: Vec<TokenStream> = kept
         .iter()
         .map(|&(fi, ki)| {
@@ -137,7 +172,7 @@ pub(super) fn keys_worklist(
             quote!(row[#fi] == key[#ki])
         })
         .collect();
-    let push = |row: TokenStream| {
+    let answer = |row: TokenStream| {
         if agrees.is_empty() {
             return quote!(push_new(&mut out, &mut seen, #row););
         }
@@ -149,15 +184,34 @@ pub(super) fn keys_worklist(
         }
     };
     let base: Vec<TokenStream> = (c.base.iter())
-        .map(|rule| rule_body(reg, rule, free, push))
+        .map(|rule| rule_body(reg, rule, free, answer))
         .collect();
     let new_key = |row: TokenStream| quote!(push_new(&mut keys, &mut seen_keys, #row););
-    let computed: Vec<usize> = (arity..arity + params.len()).collect();
-    let steps: Vec<TokenStream> = (c.steps.iter())
-        .map(|rule| rule_body(reg, rule, &computed, new_key))
+    let k = params.len();
+    let steps: Vec<TokenStream> = (c.steps.iter().zip(answering))
+        .map(|(rule, &answers)| {
+            if !answers {
+                let computed: Vec<usize> = (arity..arity + k).collect();
+                return rule_body(reg, rule, &computed, new_key);
+            }
+            let computed: Vec<usize> = (arity..arity + k + free.len()).collect();
+            let key_part = (0..k).map(usize_lit);
+            let answer_part = (k..k + free.len()).map(usize_lit);
+            let push_answer = answer(quote!([#(both[#answer_part]),*]));
+            rule_body(reg, rule, &computed, |row| {
+                let key_part = key_part.clone();
+                quote! {
+                    let both = #row;
+                    push_new(&mut keys, &mut seen_keys, [#(both[#key_part]),*]);
+                    #push_answer
+                }
+            })
+        })
         .collect();
     quote! {
-        let mut keys = ::std::vec![key];
+        let mut keys = ::core::mem::take(&mut self.#keys);
+        keys.clear();
+        keys.push(key);
         let mut seen_keys = Memo::default();
         let mut next = 0;
         while let Some(&[#(#params),*]) = keys.get(next) {
@@ -165,6 +219,7 @@ pub(super) fn keys_worklist(
             #({ #base })*
             #({ #steps })*
         }
+        self.#keys = keys;
     }
 }
 

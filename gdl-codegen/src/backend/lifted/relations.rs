@@ -67,6 +67,11 @@ pub struct Relations {
 }
 
 impl Relations {
+    /// The relation of `rel`'s guard, if it has one.
+    pub fn guard_rel(&self, rel: u32) -> Option<u32> {
+        self.guard_of.get(&rel).map(|&(g, _)| g)
+    }
+
     /// The relations of `program` with `facts`.
     pub fn new(program: &Program, facts: &Facts) -> Relations {
         let program_rels = program.preds.len();

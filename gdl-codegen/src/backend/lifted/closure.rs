@@ -105,16 +105,37 @@ pub fn closure(
             step_adorn: adorn | extra,
         });
     }
+    keys_closure(
+        rules,
+        base,
+        &recursive,
+        &guarded,
+        guard,
+        (arity, &keys, &free),
+    )
+}
+
+/// [`Closure::Keys`] from `recursive`, the recursive rules without their
+/// guard's test (the literal at each's index), if every one passes the
+/// answers through; `guarded` are the same rules as written.
+fn keys_closure(
+    rules: &[CRule],
+    base: Vec<usize>,
+    recursive: &[(CRule, usize)],
+    guarded: &[(&CRule, usize)],
+    guard: Option<u32>,
+    (arity, keys, free): (usize, &[usize], &[usize]),
+) -> Option<Closure> {
     let mut kept = None;
     let mut steps = Vec::new();
-    for (rule, j) in &recursive {
-        let (step, rule_kept) = keys_step(rule, *j, &keys, &free)?;
+    for (rule, j) in recursive {
+        let (step, rule_kept) = keys_step(rule, *j, keys, free)?;
         if kept.get_or_insert_with(|| rule_kept.clone()) != &rule_kept {
             return None;
         }
         steps.push(step);
     }
-    let (base, answering) = merge_twins(rules, base, &mut steps, guard, (arity, &keys, &free));
+    let (base, answering) = merge_twins(rules, base, &mut steps, guard, (arity, keys, free));
     // A recursion that passes its answers through only once its guard is
     // left out (amazons' `openPath`, whose guard reads the answers) was a
     // memoized recursion, which shares a key's answers between the calls
@@ -123,7 +144,7 @@ pub fn closure(
     // fewer instructions a playout); othello's `onalinep ?i ?j .. ?dir`,
     // whose base rule answers any neighbour, asked from every square, took
     // 18% more.
-    let blocked = (guarded.iter()).any(|&(rule, j)| keys_step(rule, j, &keys, &free).is_none());
+    let blocked = (guarded.iter()).any(|&(rule, j)| keys_step(rule, j, keys, free).is_none());
     if blocked && !base.is_empty() {
         return None;
     }

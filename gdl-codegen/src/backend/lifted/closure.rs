@@ -215,7 +215,8 @@ fn renamed_answers(b: &CRule, s: &CRule, keys: &[usize], free: &[usize]) -> Opti
     if !bodies || !same_keys {
         return None;
     }
-    free.iter().map(|&f| r.apply(&b.head[f])).collect()
+    let to = |v: u32| r.to[v as usize];
+    free.iter().map(|&f| b.head[f].renamed(&to)).collect()
 }
 
 /// A one-to-one renaming of one rule's variables to another's, built up.
@@ -249,17 +250,6 @@ impl Renaming {
     /// [`Renaming::pat`] of each pair of `xs` and `ys`.
     fn all(&mut self, xs: &[Pat], ys: &[Pat]) -> bool {
         xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| self.pat(x, y))
-    }
-
-    /// `x` renamed, if the renaming covers its variables.
-    fn apply(&self, x: &Pat) -> Option<Pat> {
-        Some(match x {
-            Pat::Var(a) => Pat::Var(self.to[*a as usize]?),
-            Pat::Ground(g) => Pat::Ground(*g),
-            Pat::Func(f, xs) => {
-                Pat::Func(*f, xs.iter().map(|x| self.apply(x)).collect::<Option<_>>()?)
-            }
-        })
     }
 }
 

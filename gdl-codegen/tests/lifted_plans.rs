@@ -499,3 +499,26 @@ fn a_removed_memo_prints_no_key_type() {
     let goals = method(&code, "goal_2_bf");
     assert!(!goals.contains("memo_goal_2_bf"), "{goals}");
 }
+
+/// A call with more keys is priced at most as one with a key fewer that it
+/// could read: in CHINESECHECKERS4 (scrambled names) a player may pass
+/// when none of its three pieces has a move, each piece asked by
+/// `shalland_2(player, piece)`, whose rule lists the piece's moves. The
+/// interpreter measured the moves of a given player's given piece as dear
+/// as every player's moves, and the test read the list of all players'
+/// moves (75% of the game's instructions a playout); the given player's
+/// moves, measured six times cheaper, bound its price.
+#[test]
+fn a_test_with_more_keys_is_not_priced_above_one_with_fewer() {
+    let game =
+        Game::corpus("dresden-ggpserver/aaai2006-competition/CHINESECHECKERS4_S.3357493268.kif");
+    let summary = game.plan().summary();
+    let line = (summary.lines())
+        .find(|l| l.starts_with("fn shalland_2_bb:"))
+        .unwrap_or_else(|| panic!("no test of shalland_2 with both keys in\n{summary}"));
+    assert!(!line.contains("list"), "{line}");
+    assert!(
+        !summary.contains("fn strablenen_3_fff"),
+        "every player's moves are listed:\n{summary}"
+    );
+}

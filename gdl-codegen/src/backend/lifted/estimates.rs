@@ -437,7 +437,17 @@ impl Catalog for Estimates {
         // relation once, and not to generated code, which asks for each
         // tuple (speedChess's open lines: 2.4 times the instructions).
         if known != all {
-            if let Some(steps) = self.samples.call_work(rel, known) {
+            // A recursion's function with more keys has a shape of its own,
+            // not the wider call's plan (nonogram's runs of marked cells: a
+            // worklist per cell and length, where one per row was shared by
+            // its lengths, +47% instructions a playout).
+            let steps = if self.comp_of[rel as usize].is_none() {
+                self.samples
+                    .bounded_call_work(rel, known, self.arity[rel as usize])
+            } else {
+                self.samples.call_work(rel, known)
+            };
+            if let Some(steps) = steps {
                 return cost::CALL_PRICE + steps;
             }
             if self.samples.never_seen(rel) && self.comp_of[rel as usize].is_none() {

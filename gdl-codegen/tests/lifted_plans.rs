@@ -522,3 +522,61 @@ fn a_test_with_more_keys_is_not_priced_above_one_with_fewer() {
         "every player's moves are listed:\n{summary}"
     );
 }
+
+/// The same bound on recursions, whose calls with more keys the
+/// interpreter prices as dear as the whole relation, and the rows of a
+/// recursive call off its cycle read from the samples: nonogram's
+/// `somesizeinrow_3(row, size, length)` (the runs of marked cells) is
+/// asked per row and walked once for all the lengths its caller compares;
+/// priced at a guess of 1 280 rows where the samples count about 11, the
+/// row's walk lost to a walk per row and length, asked for each length.
+#[test]
+fn a_recursive_call_off_its_cycle_finds_the_rows_the_samples_count() {
+    let game = Game::corpus("ggp-repository-base/nonogram_10x10_1.kif");
+    let summary = game.plan().summary();
+    for rel in ["somesizeinrow_3", "somesizeincol_3"] {
+        assert!(
+            summary.contains(&format!("fn {rel}_bff: closure by worklist")),
+            "{rel} is not walked once per line:\n{summary}"
+        );
+        assert!(
+            !summary.contains(&format!("fn {rel}_beb")),
+            "{rel} is walked per line and length:\n{summary}"
+        );
+    }
+}
+
+/// A recursion that passes the tested answer through and finds answers at
+/// one key only is tested from its closure: QUEENS's
+/// `knoterephall(row, count, total)` sums a count row by row and gives the
+/// total at the last row; a goal tests it for each total it asks about,
+/// and a search walked every row again for each, where the closure walks
+/// them once.
+#[test]
+fn a_recursion_answering_at_its_end_is_tested_from_its_closure() {
+    let game = Game::corpus("dresden-ggpserver/aaai2006-competition/QUEENS_S.3357334759.kif");
+    let summary = game.plan().summary();
+    assert!(
+        summary.contains(
+            "fn knoterephall_3_bbb: test searching knoterephall_3_bbf \
+             (the answers come at the end of the recursion)"
+        ),
+        "{summary}"
+    );
+}
+
+/// The bound on recursions: BIRD's `yonclusaw` (a path between two given
+/// squares, on a cycle) with both ends given measured 34 K interpreter
+/// steps, and from one end 296 plus a comparison per path found; priced
+/// by the measure, the move rules listed every piece's reachable squares
+/// first (10 240 rows) and tested the path for each.
+#[test]
+fn a_recursive_call_is_not_priced_above_one_with_a_key_fewer() {
+    let game = Game::corpus("dresden-ggpserver/aaai2006-competition/BIRD_S.3359288923.kif");
+    let summary = game.plan().summary();
+    assert!(summary.contains("fn yonclusaw_7_bbbbbbf:"), "{summary}");
+    assert!(
+        !summary.contains("sublucent_7_bbbffbf"),
+        "the reachable squares are listed before the path is asked:\n{summary}"
+    );
+}

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::call_graph;
+use super::closure::closure;
 use super::cost;
 use super::cost::{
     FEW_ROWS, FEW_SAMPLED_ROWS, GROUND_MARGIN, MOVE_SEEDED_ROWS, VALUES_FROM_ROWS, WHOLE_RELAXED,
@@ -162,6 +163,26 @@ impl Estimates {
         self.rules_work(facts, rel, adorn) + heads as f64
     }
 
+    /// Whether a call of `rel` (on a cycle) with the columns of `known`
+    /// bound is answered by a closure (see [`closure`]).
+    fn is_closure(&self, rel: u32, known: u64) -> bool {
+        let arity = self.arity[rel as usize];
+        let rules = &self.rules_of[rel as usize];
+        self.alone_on_cycle(rel)
+            && closure(rules, rel, arity, known as Adorn, self.guard_rel(rel)).is_some()
+    }
+
+    /// Whether a call of `rel` is planned on its own cycle: in the rules of
+    /// a relation of its component, or in the component's fixpoint.
+    fn meets_itself(&self, rel: u32) -> bool {
+        let comp = self.comp_of[rel as usize];
+        match self.caller {
+            call_graph::Node::Fn(r, _) => self.comp_of[r as usize] == comp,
+            call_graph::Node::Comp(c) => Some(c) == comp,
+            call_graph::Node::State | call_graph::Node::Next => false,
+        }
+    }
+
     /// Whether the list of all answers of `rel`, a relation of the program,
     /// is short: at most [`WHOLE_ROWS`] in the sampled states on average,
     /// or, where no sampled state has one, at most [`WHOLE_RELAXED`] tuples
@@ -282,11 +303,33 @@ impl Catalog for Estimates {
                 .sum();
             return Some(cost::DERIVED_CALL_WORK * cost::FREE_ARGUMENT_VALUES.powi(unknown));
         }
-        if self.comp_of[rel as usize].is_some() {
-            // A recursive call that enumerates may meet itself.
-            return None;
-        }
         let known = u64::from(join_order::adornment(args, bound));
+        if self.comp_of[rel as usize].is_some() {
+            if self.meets_itself(rel) {
+                // A recursive call that enumerates may meet itself.
+                return None;
+            }
+            if !self.is_closure(rel, known) {
+                // Answered by a memoized recursion: the samples count its
+                // rows where it finds at most one answer a key (BIRD's path
+                // from a given square to a given end, one; othello-comp2007's
+                // line of discs from a given square, one). One that finds
+                // more keeps the guess: its buffered answers cost more than
+                // its rows say, and a test of one answer searches a closure
+                // instead. chess_200's open lines from a given square (2.2
+                // squares sampled), listed where each square was tested,
+                // took 22% more instructions a playout; reversi's lines of
+                // discs (3.6) 103% more.
+                let rows = self.samples.rows(rel, known, args.len());
+                return rows.filter(|&r| r <= 1.0);
+            }
+            // Elsewhere, answered by a closure, which finds each answer
+            // once, its rows are sampled as any call's: nonogram's runs of
+            // marked cells in a row, about 11, priced at the guess of 1 280,
+            // made the run of each length asked apart the cheaper plan,
+            // once the price of a call with more keys was bounded (+47%
+            // instructions a playout).
+        }
         if let Some(rows) = self.samples.rows(rel, known, args.len()) {
             // Sampled states count one state's tuples, as the relaxed
             // extension cannot; a call that finds many still varies too much
@@ -437,16 +480,9 @@ impl Catalog for Estimates {
         // relation once, and not to generated code, which asks for each
         // tuple (speedChess's open lines: 2.4 times the instructions).
         if known != all {
-            // A recursion's function with more keys has a shape of its own,
-            // not the wider call's plan (nonogram's runs of marked cells: a
-            // worklist per cell and length, where one per row was shared by
-            // its lengths, +47% instructions a playout).
-            let steps = if self.comp_of[rel as usize].is_none() {
-                self.samples
-                    .bounded_call_work(rel, known, self.arity[rel as usize])
-            } else {
-                self.samples.call_work(rel, known)
-            };
+            let steps = self
+                .samples
+                .bounded_call_work(rel, known, self.arity[rel as usize]);
             if let Some(steps) = steps {
                 return cost::CALL_PRICE + steps;
             }

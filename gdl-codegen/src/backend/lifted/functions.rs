@@ -122,12 +122,13 @@ pub(super) fn derived_fn(
     match &f.shape {
         Shape::ExistsFromList => (exists_from_list(reg, rel, name, doc), Vec::new()),
         Shape::TestFromList => (test_from_list(reg, &sig, rel), Vec::new()),
-        Shape::TestFromClosure { sub, guard } => {
+        Shape::TestFromClosure { sub, guard, why } => {
             let search = closure_search(reg, &sig, rel, *sub);
             let precheck = guard_precheck(facts, reg, rel, *guard).unwrap_or_default();
+            let why = format!(" Searched in a closure's answers: {}.", why.text());
             let code = quote! {
                 #[doc = #doc]
-                /// Searched in a closure's answers: the recursion branches.
+                #[doc = #why]
                 fn #name(&mut self, #(#params: u32),*) -> bool {
                     #precheck
                     #search

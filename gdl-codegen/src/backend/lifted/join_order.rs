@@ -142,14 +142,38 @@ pub type Values = [Option<Vec<u32>>];
 struct BodyFacts {
     implied: Vec<usize>,
     values: Vec<Option<Vec<u32>>>,
+    /// Per variable, whether it occurs once in the rule, head and body:
+    /// a call whose free variables all do so is asked whether it has a
+    /// solution (see [`existential`]), and gives at most one row.
+    once: Vec<bool>,
 }
 
 impl BodyFacts {
-    fn of(body: &[Lit], num_vars: usize, catalog: &impl Catalog) -> BodyFacts {
+    fn of(rule: &CRule, catalog: &impl Catalog) -> BodyFacts {
+        let mut count = vec![0u32; rule.num_vars];
+        let mut add = |v: u32| count[v as usize] += 1;
+        rule.head.iter().for_each(|p| p.for_each_var(&mut add));
+        rule.body.iter().for_each(|l| l.for_each_var(&mut add));
         BodyFacts {
-            implied: implied_by(body, catalog),
-            values: catalog.var_values(body, num_vars),
+            implied: implied_by(&rule.body, catalog),
+            values: catalog.var_values(&rule.body, rule.num_vars),
+            once: count.iter().map(|&c| c == 1).collect(),
         }
+    }
+
+    /// Whether literal `lit` is a call each free argument of which is a
+    /// variable met nowhere else, of a relation that may be asked whether
+    /// it has a solution: a call that gives at most one row.
+    fn asks_exists(&self, lit: &Lit, bound: &[bool], catalog: &impl Catalog) -> bool {
+        let Lit::Pos(rel, args) = lit else {
+            return false;
+        };
+        let free = |a: &Pat| !a.bound_by(bound);
+        catalog.source(*rel) == Source::Derived
+            && catalog.may_ask_exists(*rel)
+            && args.iter().any(free)
+            && (args.iter().filter(|a| free(a)))
+                .all(|a| matches!(a, Pat::Var(v) if self.once[*v as usize]))
     }
 }
 
@@ -166,7 +190,7 @@ pub fn plan_rule(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> Vec<Step
             pat.for_each_var(&mut |v| bound[v as usize] = true);
         }
     }
-    let facts = BodyFacts::of(&rule.body, rule.num_vars, catalog);
+    let facts = BodyFacts::of(rule, catalog);
     let mut order = body_order(&rule.body, &bound, &facts, catalog);
     order_tests(&mut order, &rule.body, &bound, &facts, catalog);
     drop_late_filters(&mut order, &rule.body, catalog);
@@ -202,7 +226,7 @@ pub fn plan_work(rule: &CRule, adorn: Adorn, catalog: &impl Catalog) -> f64 {
             pat.for_each_var(&mut |v| bound[v as usize] = true);
         }
     }
-    let facts = BodyFacts::of(&rule.body, rule.num_vars, catalog);
+    let facts = BodyFacts::of(rule, catalog);
     let (mut work, mut rows, mut set) = (0.0, 1.0, 0);
     for i in body_order(&rule.body, &bound, &facts, catalog) {
         let (price, yield_) = price_after(&rule.body, i, (set, &facts), &bound, catalog);
@@ -456,6 +480,11 @@ fn price_after(
     let (price, yield_) = price(&body[i], bound, &facts.values, catalog);
     if set & facts.implied[i] != 0 && all_bound(&body[i], bound) {
         (price, 1.0)
+    } else if facts.asks_exists(&body[i], bound, catalog) {
+        // othello-comp2007's `closedpiecestring(x, y, dir, ?, ?, ?)`, a
+        // line of discs closed by the player's own, guessed at 1 280 rows
+        // as a recursive call, went after the call it should reject.
+        (price, yield_.min(1.0))
     } else {
         (price, yield_)
     }
@@ -756,14 +785,20 @@ mod tests {
         assert_eq!(lits(&plan_rule(&rule, 1, &DeepAndShallow)), [1, 0]);
         // Whatever order the subset search hands over, a run of tests is
         // sorted by rank; the literal binding X stays in front.
-        let body = [
-            Lit::Pos(1, vec![var(1), var(0)].into()),
-            Lit::Neg(0, vec![var(0)].into()),
-            Lit::Pos(1, vec![var(0)].into()),
-        ];
+        let rule = CRule {
+            head_rel: 9,
+            head: vec![].into(),
+            body: vec![
+                Lit::Pos(1, vec![var(1), var(0)].into()),
+                Lit::Neg(0, vec![var(0)].into()),
+                Lit::Pos(1, vec![var(0)].into()),
+            ],
+            num_vars: 2,
+        };
         let mut order = [0, 1, 2];
-        let facts = BodyFacts::of(&body, 2, &DeepAndShallow);
-        order_tests(&mut order, &body, &[false, true], &facts, &DeepAndShallow);
+        let facts = BodyFacts::of(&rule, &DeepAndShallow);
+        let body = &rule.body;
+        order_tests(&mut order, body, &[false, true], &facts, &DeepAndShallow);
         assert_eq!(order, [0, 2, 1]);
     }
 

@@ -117,14 +117,15 @@ pub enum Shape {
         /// The guard tested first, by number.
         guard: Option<usize>,
     },
-    /// A test on a cycle whose recursion branches, answered by searching
-    /// the answers of a closure with fewer arguments bound (see
-    /// [`super::planner`]).
+    /// A test on a cycle, answered by searching the answers of a closure
+    /// with fewer arguments bound (see [`super::planner`]).
     TestFromClosure {
         /// The closure's adornment.
         sub: Adorn,
         /// The guard tested first, by number.
         guard: Option<usize>,
+        /// Why the closure, and not a search of the recursion.
+        why: ClosureWhy,
     },
     /// A test on a cycle: unmemoized while the evaluation's budget of such
     /// calls lasts, then memoized; a call met again falls back.
@@ -152,6 +153,28 @@ pub enum Shape {
         /// A relation the queries list (its duplicates are kept).
         listed: bool,
     },
+}
+
+/// Why a test on a cycle searches a closure's answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClosureWhy {
+    /// A recursive rule enumerates rows before its recursive call: a
+    /// search walks every path.
+    Branches,
+    /// The recursion passes the tested answers through and finds them at
+    /// given keys only: a search walks the keys to the end for every
+    /// answer asked about.
+    AnswersAtEnd,
+}
+
+impl ClosureWhy {
+    /// The reason in words, for the plan's summary and the generated code.
+    pub fn text(self) -> &'static str {
+        match self {
+            ClosureWhy::Branches => "the recursion branches",
+            ClosureWhy::AnswersAtEnd => "the answers come at the end of the recursion",
+        }
+    }
 }
 
 /// A memo table: a hash table by the keys, or a dense table indexed by

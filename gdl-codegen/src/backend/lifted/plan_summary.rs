@@ -167,10 +167,11 @@ fn function(n: &Namer, f: &FnPlan, out: &mut String) {
             format!("test read from the short list {}", call(n, f.rel, 0)),
             None,
         ),
-        Shape::TestFromClosure { sub, guard } => (
+        Shape::TestFromClosure { sub, guard, why } => (
             format!(
-                "test searching {} (the recursion branches){}",
+                "test searching {} ({}){}",
                 call(n, f.rel, *sub),
+                why.text(),
                 guard_text(*guard)
             ),
             None,

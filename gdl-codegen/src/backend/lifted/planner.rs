@@ -25,8 +25,8 @@ use super::join_order::{
     free_arguments, plan_rule, step_costs, Adorn, Catalog, Source, Step, EXISTS,
 };
 use super::plan::{
-    Bodies, ClosurePlan, CompPlan, Fallback, FnPlan, Item, LegalPlan, LiftedPlan, Memo, QueryLit,
-    QueryPlans, RulePlan, Shape,
+    Bodies, ClosurePlan, ClosureWhy, CompPlan, Fallback, FnPlan, Item, LegalPlan, LiftedPlan, Memo,
+    QueryLit, QueryPlans, RulePlan, Shape,
 };
 use super::run_time_tables::{self, OverBudget, RunTimeTable};
 use crate::front::ir::{Keyword, Program};
@@ -344,13 +344,13 @@ impl<'f> Round<'f> {
         }
         let has_free = !free_arguments(arity, adorn).is_empty();
         let cyclic = self.reg.comp_of[rel as usize].is_some();
-        if let Some(sub) = (cyclic && !has_free)
+        if let Some((sub, why)) = (cyclic && !has_free)
             .then(|| self.branching_closure(rel, adorn))
             .flatten()
         {
             self.call(me, (rel, sub), Asked::Repeatedly);
             let guard = guard_of(facts, rel, adorn);
-            return Shape::TestFromClosure { sub, guard };
+            return Shape::TestFromClosure { sub, guard, why };
         }
         // Off any cycle, a call cannot meet itself while it runs: its
         // answers go straight to the end of its arena.
@@ -490,14 +490,16 @@ impl<'f> Round<'f> {
     }
 
     /// The closure a test of `rel` (on a cycle) with `adorn` is answered
-    /// from, if it has one and its recursion branches: a recursive rule
-    /// enumerates more than [`cost::BRANCHING_ROWS`] rows per run before its
-    /// recursive call, and the base rules answer a call less than
-    /// [`cost::SEARCH_BASE_ANSWERS`] times. Searched call by call, such a
-    /// recursion walks every path before it finds an answer (a memo comes
-    /// only after [`cost::UNMEMOIZED_CALLS_LOG2`]); the closure finds each
-    /// answer once.
-    fn branching_closure(&mut self, rel: u32, adorn: Adorn) -> Option<Adorn> {
+    /// from, if it has one, the base rules answer a call less than
+    /// [`cost::SEARCH_BASE_ANSWERS`] times, and either its recursion
+    /// branches (a recursive rule enumerates more than
+    /// [`cost::BRANCHING_ROWS`] rows per run before its recursive call) or
+    /// its answers come at the end of the walk (see
+    /// [`Round::answers_at_end`]). Searched call by call, such a recursion
+    /// walks every path before it finds an answer (a memo comes only after
+    /// [`cost::UNMEMOIZED_CALLS_LOG2`]); the closure finds each answer
+    /// once.
+    fn branching_closure(&mut self, rel: u32, adorn: Adorn) -> Option<(Adorn, ClosureWhy)> {
         let sub = closure_fallback(self.facts, &self.reg, rel, adorn)?;
         let (mut branches, mut base) = (false, 0.0);
         // Planned as the function's bodies are: the tests every rule opens
@@ -513,7 +515,41 @@ impl<'f> Round<'f> {
                 None => base += self.answers(rel, &plan),
             }
         }
-        (branches && base < cost::SEARCH_BASE_ANSWERS).then_some(sub)
+        if base >= cost::SEARCH_BASE_ANSWERS {
+            return None;
+        }
+        if branches {
+            return Some((sub, ClosureWhy::Branches));
+        }
+        self.answers_at_end(rel, sub)
+            .then_some((sub, ClosureWhy::AnswersAtEnd))
+    }
+
+    /// Whether the closure of `rel` with `sub` passes its answers through
+    /// the recursion unchanged ([`Closure::Keys`]) and finds them at given
+    /// keys only: each base rule's head has a constant among the keys (the
+    /// last row, a count of zero), and no step answers too. A test with
+    /// those answers given walks the keys the closure walks to the end,
+    /// once for every answer it is asked about, where the closure walks
+    /// them once. QUEENS's `knoterephall(row, count, total)`, a total
+    /// summed row by row and given at the last row, tested for each total
+    /// a goal asks about, took a third more instructions a playout
+    /// searched; chess.kif's `clear_row_ig(u, y, x, ..)`, a ray whose every
+    /// square answers, stops at `x`, where its closure lists the ray.
+    fn answers_at_end(&self, rel: u32, sub: Adorn) -> bool {
+        let rules = &self.facts.rules;
+        let arity = self.reg.arity[rel as usize];
+        let closure = closure(rules, rel, arity, sub, self.reg.guard_rel(rel));
+        let Some(Closure::Keys {
+            base, answering, ..
+        }) = closure
+        else {
+            return false;
+        };
+        let keyed = |i: usize| {
+            (0..arity).any(|k| sub >> k & 1 == 1 && matches!(rules[i].head[k], Pat::Ground(_)))
+        };
+        !base.is_empty() && base.iter().all(|&i| keyed(i)) && !answering.contains(&true)
     }
 
     /// The answers `plan`, a rule of `rel`, is expected to give a call: its

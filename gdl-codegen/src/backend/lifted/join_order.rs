@@ -595,4 +595,4 @@ pub fn adornment(args: &[Pat], bound: &[bool]) -> Adorn {
 }
 
 #[cfg(test)]
-mod tests;
+mod join_order_tests;

@@ -21,7 +21,7 @@ use gdl_runtime::{Game, Move};
 use rustc_hash::FxHashMap;
 
 use crate::front::ir::{PredId, Program};
-use crate::reasoner::interp::{Interpreter, QueryBudget, State};
+use crate::reasoner::interp::{Interpreter, Probe, QueryBudget, State};
 
 /// Most answers a probe or a move of the match may table, and most memory
 /// it may hold.
@@ -56,6 +56,11 @@ pub struct Samples {
     /// The interpreter and the sampled states, for probes of calls.
     probes: Option<Probes>,
 }
+
+/// Probes of one measure run at once: a player compiles a game at match
+/// start with two cores (the machines here), and a probe's thread is its
+/// own (see [`Interpreter::probe`]).
+const PARALLEL_PROBES: usize = 2;
 
 /// A measure of a call's work: done (`None` where no sampled tuple names
 /// a key the probes can ask), or stopped at a ceiling, with the least the
@@ -329,7 +334,10 @@ impl Samples {
         // The total at which the average reaches the ceiling.
         let cap = ceiling * calls.len() as f64;
         let mut total = 0u64;
-        for (s, key) in &calls {
+        // The probes of a measure are independent: two at a time, each
+        // cut at what was left before the pair (a pair whose total passes
+        // it stops the measure as a probe cut short would).
+        for pair in calls.chunks(PARALLEL_PROBES) {
             let left = cap - total as f64;
             if left <= 0.0 {
                 return Measure::AtLeast(total as f64 / calls.len() as f64);
@@ -337,12 +345,30 @@ impl Samples {
             // A probe cut short by the ceiling (below the probes' own
             // limit) gives up having spent at least what was left.
             let limit = CALL_WORK.min(left.ceil() as u64);
-            let (state, joint) = &states[*s];
-            let p = interp.probe((state, joint), PredId(rel), key, (PROBE_BUDGET, limit));
-            if p.answers.is_none() && limit < CALL_WORK {
-                return Measure::AtLeast(ceiling);
+            let probe = |(s, key): &(usize, Vec<Option<u32>>)| {
+                let (state, joint) = &states[*s];
+                interp.probe((state, joint), PredId(rel), key, (PROBE_BUDGET, limit))
+            };
+            let found: Vec<Probe> = std::thread::scope(|scope| {
+                let rest: Vec<_> = (pair[1..].iter())
+                    .map(|call| scope.spawn(move || probe(call)))
+                    .collect();
+                let first = probe(&pair[0]);
+                let rest = rest.into_iter().map(|h| h.join());
+                std::iter::once(Ok(first))
+                    .chain(rest)
+                    .collect::<Result<_, _>>()
+            })
+            .unwrap_or_default();
+            if found.len() < pair.len() {
+                return Measure::Done(None);
             }
-            total += p.work;
+            for p in found {
+                if p.answers.is_none() && limit < CALL_WORK {
+                    return Measure::AtLeast(ceiling);
+                }
+                total += p.work;
+            }
         }
         let average = total as f64 / calls.len() as f64;
         if average >= ceiling {

@@ -295,6 +295,13 @@ pub const CALL_PROBES: usize = 4;
 /// A compile-time budget, set with the feature (e3cb5ac, figures at [`MATCH_STEPS`]).
 pub const CALL_WORK: u64 = 1 << 16;
 
+/// Probes of one measure run at once, each on its own thread (a probe
+/// owns its tables, see `Interpreter::probe`): a player compiles a game at
+/// match start with the two cores these machines have. A compile-time
+/// setting, set with the feature (c71f410: chess.kif `emit --backend
+/// lifted` wall A/B 0.923, plans the same on all 443 corpus games).
+pub const PARALLEL_PROBES: usize = 2;
+
 // ---- Static tables (statics) -------------------------------------------
 
 /// The numbers the static tables of a lifted module print (each table's

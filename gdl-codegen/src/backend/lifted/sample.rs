@@ -12,7 +12,7 @@
 //! interpreter's steps, not in time), so that a game compiles to the same
 //! code on every run and machine.
 
-use super::cost::{CALL_PROBES, CALL_WORK, MATCH_STEPS, PROBE_WORK, SEED, STATES};
+use super::cost::{CALL_PROBES, CALL_WORK, MATCH_STEPS, PARALLEL_PROBES, PROBE_WORK, SEED, STATES};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -56,11 +56,6 @@ pub struct Samples {
     /// The interpreter and the sampled states, for probes of calls.
     probes: Option<Probes>,
 }
-
-/// Probes of one measure run at once: a player compiles a game at match
-/// start with two cores (the machines here), and a probe's thread is its
-/// own (see [`Interpreter::probe`]).
-const PARALLEL_PROBES: usize = 2;
 
 /// A measure of a call's work: done (`None` where no sampled tuple names
 /// a key the probes can ask), or stopped at a ceiling, with the least the
@@ -354,15 +349,12 @@ impl Samples {
                     .map(|call| scope.spawn(move || probe(call)))
                     .collect();
                 let first = probe(&pair[0]);
-                let rest = rest.into_iter().map(|h| h.join());
-                std::iter::once(Ok(first))
-                    .chain(rest)
-                    .collect::<Result<_, _>>()
-            })
-            .unwrap_or_default();
-            if found.len() < pair.len() {
-                return Measure::Done(None);
-            }
+                // A probe that panicked is a bug of the interpreter: it
+                // panics here as it would have run alone.
+                let rest = (rest.into_iter())
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+                std::iter::once(first).chain(rest).collect()
+            });
             for p in found {
                 if p.answers.is_none() && limit < CALL_WORK {
                     return Measure::AtLeast(ceiling);

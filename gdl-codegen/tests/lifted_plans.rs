@@ -580,3 +580,57 @@ fn a_recursive_call_is_not_priced_above_one_with_a_key_fewer() {
         "the reachable squares are listed before the path is asked:\n{summary}"
     );
 }
+
+/// A mask is the span of words from its first fluent to its last, and the
+/// layout sorts a functor's fluents by its leading mask: hex's
+/// `(connected ?group ?x ?y)` by group is 81 masks of two or three words,
+/// which a budget counting the state's 111 words for each refused, and the
+/// scans of one group's cells walked every connected cell of the board.
+#[test]
+fn a_mask_the_layout_makes_small_is_read() {
+    let game = Game::corpus("ggp-repository-base/hex.kif");
+    let summary = game.plan().summary();
+    let lines: Vec<&str> = summary.lines().collect();
+    let scans: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains("true_1((connected ?3 ?1 ?2)) (state, bound f)"))
+        .collect();
+    assert!(!scans.is_empty(), "{summary}");
+    for i in scans {
+        assert!(
+            lines[i + 1].contains("value mask on arguments [0]"),
+            "a group's cells are not read by its mask:\n{summary}"
+        );
+    }
+}
+
+/// The planner prices a scan by a mask only where the layout can keep the
+/// mask within its budget: mineClearingSmall's `(ship ?x ?y)` (105 by 105)
+/// is laid out by `?x`, so that its masks by `?y` would each span the
+/// functor's 173 words. Priced as masks that the layout then refused, the
+/// moves north and south scanned the whole functor once per row (78% more
+/// instructions a playout).
+#[test]
+fn a_scan_priced_by_a_mask_reads_it() {
+    let game = Game::corpus("ggp-repository-base/mineClearingSmall.kif");
+    let summary = game.plan().summary();
+    let lines: Vec<&str> = summary.lines().collect();
+    let price = |l: &str| -> f64 {
+        let p = l.split("[price ").nth(1).and_then(|r| r.split(',').next());
+        p.and_then(|p| p.parse().ok()).expect("a price")
+    };
+    let whole = (lines.iter())
+        .filter(|l| l.contains("true_1((ship ?0 ?1)) (state, bound f)"))
+        .map(|l| price(l))
+        .fold(0.0, f64::max);
+    let mut masked = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if l.contains("true_1((ship ") && l.contains("(state, bound f)") && price(l) < whole {
+            masked += 1;
+            assert!(
+                lines[i + 1].contains("value mask"),
+                "a scan priced by a mask reads none: {l}\n{summary}"
+            );
+        }
+    }
+    assert!(masked > 0, "{summary}");
+}

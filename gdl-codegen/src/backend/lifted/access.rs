@@ -17,6 +17,7 @@ use super::cost;
 use super::facts::Facts;
 use super::filters::{self, Filter};
 use super::join_order::{Adorn, Source, Step, EXISTS};
+use super::masks;
 use super::plan::{Bodies, Item, LegalPlan, LiftedPlan, RulePlan, Shape};
 use super::prejoin::{self, Column, Prejoin};
 use super::relations::Relations;
@@ -48,6 +49,10 @@ pub struct TablePlan {
     pub prejoin_words: usize,
     /// Filters and joins asked for but over their budgets.
     pub refused: usize,
+    /// Value masks whose tables, under the layout, were over
+    /// [`cost::MAX_VALUE_MASK_WORDS`]: their scans read the functor's
+    /// mask (see [`plan_tables`]).
+    pub refused_masks: BTreeSet<(u32, Vec<usize>)>,
     /// The state's layout, which groups the fluents the value masks
     /// select.
     pub layout: Layout,
@@ -129,9 +134,31 @@ impl BodyAccess {
 
 /// Decides the scans of every body of `plan` over `facts` and the tables
 /// they read, visiting the bodies in the order they are printed.
+///
+/// [`Relations::scan_positions`] takes a mask's table to be as small as
+/// the layout can make it; the layout follows the masks chosen, so the
+/// tables are measured under it, and the walk runs again without those
+/// over their budget until none is (each run refuses more).
 pub fn plan_tables(plan: &mut LiftedPlan, facts: &Facts) {
-    plan.tables = TablePlan::default();
-    walk(plan, facts, Mode::Decide);
+    let mut refused = BTreeSet::new();
+    loop {
+        plan.tables = TablePlan {
+            refused_masks: refused.clone(),
+            ..TablePlan::default()
+        };
+        walk(plan, facts, Mode::Decide);
+        let t = &plan.tables;
+        let over: Vec<(u32, Vec<usize>)> = (t.value_masks.iter())
+            .filter(|(fid, ps)| {
+                masks::table_words(facts, &t.layout, *fid, ps) > cost::MAX_VALUE_MASK_WORDS
+            })
+            .cloned()
+            .collect();
+        if over.is_empty() {
+            return;
+        }
+        refused.extend(over);
+    }
 }
 
 /// Adds to `plan` the static relations computed at run time, with their
@@ -200,7 +227,12 @@ fn walk(plan: &mut LiftedPlan, facts: &Facts, mode: Mode) {
             }
         }
     }
-    t.layout = Layout::new(facts, &t.value_masks, |fid, pos| rels.values_at(fid, pos));
+    t.layout = Layout::new(
+        facts,
+        &t.value_masks,
+        |fid, pos| rels.values_at(fid, pos),
+        |fid, positions| rels.mask_words(fid, positions).1,
+    );
     plan.tables = t;
 }
 
@@ -347,7 +379,8 @@ impl TablePlan {
                 .functor(*f, args.len())
                 .and_then(|fid| Some((fid, rels.scan_positions(fid, args, bound)?))),
             _ => None,
-        };
+        }
+        .filter(|mask| !self.refused_masks.contains(mask));
         if let Some((fid, positions)) = &value_mask {
             self.value_masks.insert((*fid, positions.clone()));
         }

@@ -51,6 +51,10 @@ pub struct Estimates {
     /// Distinct projections of static or relaxed relations on sets of
     /// columns, as estimates ask for them.
     pub(super) distinct: std::cell::RefCell<FxHashMap<(u32, Adorn), usize>>,
+    /// Whether a closure answers each recursive relation with each set of
+    /// bound arguments (see [`Estimates::is_closure`]): the join search
+    /// prices a recursive call many times, and its rules do not change.
+    pub(super) closures: std::cell::RefCell<FxHashMap<(u32, Adorn), bool>>,
     /// The component whose fixpoint is being printed: its relations are
     /// read from their tables.
     pub within: Option<usize>,
@@ -101,6 +105,7 @@ impl Estimates {
             samples: facts.samples.clone(),
             common: implied::common_literals(&facts.rules, n),
             distinct: Default::default(),
+            closures: Default::default(),
             rules_of: rules_by_head(&facts.rules, n),
             unseen_costs: Default::default(),
             within: None,
@@ -166,10 +171,20 @@ impl Estimates {
     /// Whether a call of `rel` (on a cycle) with the columns of `known`
     /// bound is answered by a closure (see [`closure`]).
     fn is_closure(&self, rel: u32, known: u64) -> bool {
+        // Whether a relation is alone on its cycle depends on the component
+        // being printed (see [`Estimates::source`]); its closure does not.
+        if !self.alone_on_cycle(rel) {
+            return false;
+        }
+        let key = (rel, known as Adorn);
+        if let Some(&found) = self.closures.borrow().get(&key) {
+            return found;
+        }
         let arity = self.arity[rel as usize];
         let rules = &self.rules_of[rel as usize];
-        self.alone_on_cycle(rel)
-            && closure(rules, rel, arity, known as Adorn, self.guard_rel(rel)).is_some()
+        let found = closure(rules, rel, arity, key.1, self.guard_rel(rel)).is_some();
+        self.closures.borrow_mut().insert(key, found);
+        found
     }
 
     /// Whether a call of `rel` is planned on its own cycle: in the rules of

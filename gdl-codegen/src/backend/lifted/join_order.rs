@@ -168,13 +168,21 @@ impl BodyFacts {
         let Lit::Pos(rel, args) = lit else {
             return false;
         };
-        let free = |a: &Pat| !a.bound_by(bound);
         catalog.source(*rel) == Source::Derived
             && catalog.may_ask_exists(*rel)
-            && args.iter().any(free)
-            && (args.iter().filter(|a| free(a)))
-                .all(|a| matches!(a, Pat::Var(v) if self.once[*v as usize]))
+            && lone_free_args(args, bound, |v| self.once[v as usize])
     }
+}
+
+/// Whether `args`, with `bound` variables known, has free arguments and
+/// each is a variable `lone` says nothing else reads: a call with them is
+/// asked only whether it has a solution. [`existential`] asks it of the
+/// chosen order, [`BodyFacts::asks_exists`] of the whole rule while the
+/// order is being chosen.
+fn lone_free_args(args: &[Pat], bound: &[bool], lone: impl Fn(u32) -> bool) -> bool {
+    let free = |a: &&Pat| !a.bound_by(bound);
+    args.iter().any(|a| free(&a))
+        && (args.iter().filter(free)).all(|a| matches!(a, Pat::Var(v) if lone(*v)))
 }
 
 /// The plan of `rule` called with the head arguments in `adorn` bound.
@@ -274,18 +282,9 @@ fn existential(rule: &CRule, later: &[usize], i: usize, bound: &[bool], exists: 
     let Lit::Pos(_, args) = &rule.body[i] else {
         return false;
     };
-    if args
-        .iter()
-        .any(|a| !a.bound_by(bound) && !matches!(a, Pat::Var(_)))
-    {
-        return false;
-    }
     let mut count = vec![0u32; rule.num_vars];
     args.iter()
         .for_each(|a| a.for_each_var(&mut |v| count[v as usize] += 1));
-    let free: Vec<usize> = (0..rule.num_vars)
-        .filter(|&v| count[v] > 0 && !bound[v])
-        .collect();
     let mut used = vec![false; rule.num_vars];
     if !exists {
         rule.head
@@ -295,7 +294,7 @@ fn existential(rule: &CRule, later: &[usize], i: usize, bound: &[bool], exists: 
     for &j in later {
         rule.body[j].for_each_var(&mut |v| used[v as usize] = true);
     }
-    !free.is_empty() && free.iter().all(|&v| count[v] == 1 && !used[v])
+    lone_free_args(args, bound, |v| count[v as usize] == 1 && !used[v as usize])
 }
 
 /// The order of `body`'s literals with the variables in `bound` known.

@@ -8,6 +8,7 @@
 //! alone would give the whole column to test `?y` on.
 
 use super::cost::MAX_RANKED_ID;
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -55,6 +56,52 @@ pub fn lookup(fid: u32, positions: &[usize], values: &[TokenStream], ranked: boo
     }
 }
 
+/// The values of `positions` among the fluents of functor `fid` (sorted,
+/// per position) and its fluents (terms) by combination of their ranks,
+/// the first most significant.
+fn combinations(
+    facts: &Facts,
+    fid: u32,
+    positions: &[usize],
+) -> (Vec<Vec<u32>>, BTreeMap<usize, Vec<u32>>) {
+    let u = &facts.universe;
+    let fluents: Vec<(u32, Vec<u32>)> = (facts.fluents.iter())
+        .filter(|&&t| u.functor[t as usize] == fid)
+        .map(|&t| {
+            (
+                t,
+                positions.iter().map(|&p| u.args[t as usize][p]).collect(),
+            )
+        })
+        .collect();
+    let values = domains(positions.len(), fluents.iter().map(|(_, k)| k.as_slice()));
+    let mut by_combination: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+    for (t, key) in &fluents {
+        by_combination
+            .entry(Dense::position(&values, key))
+            .or_default()
+            .push(*t);
+    }
+    (values, by_combination)
+}
+
+/// The words of the masks of `positions` of functor `fid` under `layout`:
+/// each combination's span, from the word of its first fluent to that of
+/// its last.
+pub fn table_words(facts: &Facts, layout: &Layout, fid: u32, positions: &[usize]) -> usize {
+    let bit_of: FxHashMap<u32, u32> = (facts.fluents.iter().copied())
+        .zip(layout.bit_of.iter().copied())
+        .collect();
+    let (_, by_combination) = combinations(facts, fid, positions);
+    (by_combination.values())
+        .map(|ts| {
+            let words = ts.iter().map(|t| bit_of[t] / 64);
+            let (lo, hi) = words.fold((u32::MAX, 0), |(lo, hi), w| (lo.min(w), hi.max(w)));
+            (hi - lo) as usize + 1
+        })
+        .sum()
+}
+
 /// The items of the masks `used` (by functor and positions): each value
 /// table once, and a mask per combination of values.
 pub fn items<'a>(
@@ -63,23 +110,10 @@ pub fn items<'a>(
     nw: usize,
     used: impl IntoIterator<Item = &'a (u32, Vec<usize>)>,
 ) -> TokenStream {
-    let u = &facts.universe;
     let mut items = TokenStream::new();
     let mut vals_done = std::collections::BTreeSet::new();
     for (fid, positions) in used {
-        // The functor's fluents, each with its values at `positions`.
-        let fluents: Vec<(u32, Vec<u32>)> = facts
-            .fluents
-            .iter()
-            .filter(|&&t| u.functor[t as usize] == *fid)
-            .map(|&t| {
-                (
-                    t,
-                    positions.iter().map(|&p| u.args[t as usize][p]).collect(),
-                )
-            })
-            .collect();
-        let values = domains(positions.len(), fluents.iter().map(|(_, k)| k.as_slice()));
+        let (values, by_combination) = combinations(facts, *fid, positions);
         let (vals_names, ranks_names, masks_name) = names(*fid, positions);
         let by_rank = positions.len() == 1 && ranked(&values[0]);
         for (((name, rname), v), p) in vals_names
@@ -106,12 +140,6 @@ pub fn items<'a>(
                     static #name: [u32; #k] = [#(#v),*];
                 });
             }
-        }
-        // Each fluent's combination of ranks, the first most significant.
-        let mut by_combination: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
-        for (t, key) in &fluents {
-            let k = Dense::position(&values, key);
-            by_combination.entry(k).or_default().push(*t);
         }
         let combinations: usize = values.iter().map(Vec::len).product();
         let rows = (0..combinations).map(|k| match by_combination.get(&k) {

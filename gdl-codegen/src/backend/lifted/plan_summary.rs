@@ -57,7 +57,7 @@ impl LiftedPlan {
             t.prejoins.len(),
             t.prejoin_words,
             t.value_masks.len(),
-            t.refused,
+            t.refused + t.refused_masks.len(),
             printed,
             super::cost::STATIC_NUMBERS_BUDGET
         );

@@ -26,25 +26,28 @@ pub struct Layout {
 
 impl Layout {
     /// The layout of `facts`' fluents, given the masks by values that
-    /// scans read, by (functor id, arguments), and the distinct values of
-    /// each argument among the fluents.
+    /// scans read, by (functor id, arguments), the distinct values of
+    /// each argument among the fluents, and which masks fit their budget
+    /// only where they lead (see [`super::relations::Relations::mask_words`]).
     pub fn new(
         facts: &Facts,
         value_masks: &BTreeSet<(u32, Vec<usize>)>,
         values_at: impl Fn(u32, usize) -> usize,
+        must_lead: impl Fn(u32, &[usize]) -> bool,
     ) -> Layout {
         let u = &facts.universe;
         // Per functor, the mask of the most combinations of values (the
         // most selective; the first of equals) leads: its arguments, in its
         // order, sort the fluents. The scans reading it find their fluents
         // side by side, and so do those reading a mask of a prefix of its
-        // arguments.
-        let mut major: BTreeMap<u32, (&[usize], usize)> = BTreeMap::new();
+        // arguments. A mask that must lead goes before every other.
+        let mut major: BTreeMap<u32, (&[usize], (bool, usize))> = BTreeMap::new();
         for (fid, positions) in value_masks {
             let values = positions.iter().map(|&p| values_at(*fid, p)).product();
-            let best = major.entry(*fid).or_insert((positions, values));
-            if values > best.1 {
-                *best = (positions, values);
+            let rank = (must_lead(*fid, positions), values);
+            let best = major.entry(*fid).or_insert((positions, rank));
+            if rank > best.1 {
+                *best = (positions, rank);
             }
         }
         // Functors stay in the order of their first fluent in text order.

@@ -148,9 +148,10 @@ pub fn plan_tables(plan: &mut LiftedPlan, facts: &Facts) {
         };
         walk(plan, facts, Mode::Decide);
         let t = &plan.tables;
+        let bit_of = t.layout.bit_of_term();
         let over: Vec<(u32, Vec<usize>)> = (t.value_masks.iter())
             .filter(|(fid, ps)| {
-                masks::table_words(facts, &t.layout, *fid, ps) > cost::MAX_VALUE_MASK_WORDS
+                masks::table_words(facts, &bit_of, *fid, ps) > cost::MAX_VALUE_MASK_WORDS
             })
             .cloned()
             .collect();

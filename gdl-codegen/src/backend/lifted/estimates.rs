@@ -286,7 +286,7 @@ impl Catalog for Estimates {
         let Some(fid) = self.functor(*f, a.len()) else {
             return every;
         };
-        let words = self.num_fluents.div_ceil(64).max(1);
+        let words = self.state_words();
         // Priced by its most selective argument alone, as when a mask
         // covered one argument: the planner's estimates of what a bound
         // argument keeps (a tenth per leaf) were weighed against that

@@ -85,13 +85,15 @@ fn combinations(
     (values, by_combination)
 }
 
-/// The words of the masks of `positions` of functor `fid` under `layout`:
-/// each combination's span, from the word of its first fluent to that of
-/// its last.
-pub fn table_words(facts: &Facts, layout: &Layout, fid: u32, positions: &[usize]) -> usize {
-    let bit_of: FxHashMap<u32, u32> = (facts.fluents.iter().copied())
-        .zip(layout.bit_of.iter().copied())
-        .collect();
+/// The words of the masks of `positions` of functor `fid` under a layout
+/// (its [`Layout::bit_of_term`]): each combination's span, from the word
+/// of its first fluent to that of its last.
+pub fn table_words(
+    facts: &Facts,
+    bit_of: &FxHashMap<u32, u32>,
+    fid: u32,
+    positions: &[usize],
+) -> usize {
     let (_, by_combination) = combinations(facts, fid, positions);
     (by_combination.values())
         .map(|ts| {

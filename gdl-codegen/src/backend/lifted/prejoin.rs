@@ -261,7 +261,12 @@ pub fn items(
 ) -> TokenStream {
     let u = &facts.universe;
     let terms = compound_terms(u, !joins.is_empty());
-    let bit_of_term = bits_by_term(layout, !joins.is_empty());
+    // Only a join's rows look fluents up by term.
+    let bit_of_term = if joins.is_empty() {
+        FxHashMap::default()
+    } else {
+        layout.bit_of_term()
+    };
     let functors = u.functor_ids();
     let build = |p: &Pat, b: &Binding| build(p, b, &terms, &functors);
     let mut items = TokenStream::new();
@@ -301,17 +306,6 @@ fn compound_terms(u: &Universe, needed: bool) -> FxHashMap<(u32, &[u32]), u32> {
         }
     }
     terms
-}
-
-/// The fluents' bits by term (none unless `needed`).
-fn bits_by_term(layout: &Layout, needed: bool) -> FxHashMap<u32, u32> {
-    let mut bit_of_term: FxHashMap<u32, u32> = FxHashMap::default();
-    if needed {
-        for (b, &t) in layout.terms.iter().enumerate() {
-            bit_of_term.insert(t, b as u32);
-        }
-    }
-    bit_of_term
 }
 
 /// Join `join`'s rows for each fluent of its functor (terms built by

@@ -161,7 +161,7 @@ impl Relations {
             .collect();
         candidates.sort_by_key(|&i| (std::cmp::Reverse(self.values_at(fid, i)), i));
         let fluents = self.fluents_per_functor.get(&fid).copied().unwrap_or(0);
-        let state_words = self.num_fluents.div_ceil(64).max(1);
+        let state_words = self.state_words();
         let mut positions = Vec::new();
         let mut combinations = 1;
         for i in candidates {
@@ -196,7 +196,7 @@ impl Relations {
     /// fluents of each combination of values lie side by side: together
     /// the functor's words and two per combination.
     pub fn mask_words(&self, fid: u32, positions: &[usize]) -> (usize, bool) {
-        let words = self.num_fluents.div_ceil(64).max(1);
+        let words = self.state_words();
         let functor_words = (self.fluents_per_functor.get(&fid).copied())
             .unwrap_or(0)
             .div_ceil(64);
@@ -215,6 +215,11 @@ impl Relations {
         } else {
             (spread, false)
         }
+    }
+
+    /// The words of the state: a mask of fluents spans at most these.
+    pub fn state_words(&self) -> usize {
+        self.num_fluents.div_ceil(64).max(1)
     }
 
     /// Distinct values of argument `pos` among the fluents of functor `fid`.

@@ -11,6 +11,7 @@
 //! the fluents of one value (or combination) lie side by side and a scan
 //! reads a word or two.
 
+use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::facts::Facts;
@@ -77,6 +78,13 @@ impl Layout {
             terms: ids.iter().map(|&id| facts.fluents[id]).collect(),
             bit_of,
         }
+    }
+
+    /// The bit of each fluent, by its term.
+    pub fn bit_of_term(&self) -> FxHashMap<u32, u32> {
+        (self.terms.iter().enumerate())
+            .map(|(b, &t)| (t, b as u32))
+            .collect()
     }
 
     /// Whether every fluent's bit is its logical id.

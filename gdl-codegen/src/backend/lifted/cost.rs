@@ -167,6 +167,16 @@ pub const MAX_SEARCHED: usize = 12;
 /// Set with the feature (e8b6484: chess.kif 10.19 M -> 10.06 M).
 pub const MAX_RANKED_ID: u32 = 4096;
 
+// ---- The numbering of constants (term_order) ----------------------------
+
+/// Most work of ordering the constants, counted as constants times the
+/// domains reduced (each reduction copies the PQ-tree, a node a constant,
+/// so that one that fails can be dropped): past it, the rest of the
+/// domains keep whatever order the tree leaves them.
+///
+/// Set with the feature (to be measured).
+pub const MAX_ORDER_WORK: usize = 1 << 24;
+
 // ---- Memo tables (memo) ------------------------------------------------
 
 /// Most slots of a dense memo table. A slot holds a stamp and a value (at

@@ -578,9 +578,10 @@ fn compile_rules(program: &Program, dom: &mut Domains) -> Vec<CRule> {
 }
 
 impl Universe {
-    /// Numbers the constants and function terms of the domain's store;
-    /// with `rules` (when terms are built at run time), also every functor
-    /// their patterns name, after the store's.
+    /// Numbers the constants and function terms of the domain's store, the
+    /// constants first in the order [`super::term_order`] chooses; with
+    /// `rules` (when terms are built at run time), also every functor their
+    /// patterns name, after the store's.
     fn new(program: &Program, dom: &Domains, rules: Option<&Vec<CRule>>) -> Universe {
         let terms = &dom.db.terms;
         let mut u = Universe {
@@ -588,7 +589,7 @@ impl Universe {
             ..Universe::default()
         };
         let mut functor_of: FxHashMap<(Sym, usize), u32> = FxHashMap::default();
-        for t in 0..terms.len() as u32 {
+        for t in super::term_order::numbering_order(dom) {
             let (functor, args) = match terms.kind(t) {
                 Kind::Atom => continue,
                 Kind::Const => (NONE, Vec::new()),

@@ -62,6 +62,7 @@ pub mod sample;
 pub mod state_layout;
 pub mod statics;
 mod tables;
+pub mod term_order;
 pub mod term_tables;
 pub mod widen;
 

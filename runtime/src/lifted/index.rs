@@ -5,8 +5,8 @@ use super::NONE;
 
 /// A sorted constant table (rows of `W` numbers) looked up by its first `K`
 /// columns through a directory computed at compile time: per key column,
-/// the rank of each value (from `lo`) times the column's stride, `NONE`
-/// where absent, and where the rows of each combination of ranks start.
+/// the rank of each value (from `lo`) times the column's stride, and where
+/// the rows of each combination of ranks start.
 /// [`Keyed`](super::Keyed) builds a directory at the first lookup; this
 /// one is a plain static, read without that check or its indirections
 /// (small directories only: the compiler prints it whole).
@@ -16,12 +16,43 @@ pub struct Index<const K: usize, const W: usize> {
     pub table: &'static [u32],
     /// Per key column, the smallest value its ranks cover.
     pub lo: [u32; K],
-    /// Per key column, the rank of value `lo + i` times the column's
-    /// stride (the number of combinations of the later columns) at `i`,
-    /// `NONE` for a value the column does not hold.
-    pub ranks: [&'static [u32]; K],
+    /// Per key column, how a value's rank is found.
+    pub ranks: [Ranks; K],
     /// Rows `starts[c]..starts[c + 1]` have combined rank `c`.
     pub starts: &'static [u32],
+}
+
+/// How an [`Index`] finds a key column's share of a combination's number.
+#[derive(Debug)]
+pub enum Ranks {
+    /// The rank of value `lo + i` times the column's stride (the number of
+    /// combinations of the later columns) at `i`, `NONE` for a value the
+    /// column does not hold.
+    Table(&'static [u32]),
+    /// The column's values are `len` consecutive ids from `lo`: the rank is
+    /// the distance from `lo`, with no table to read. (The index is a
+    /// static, so the compiler folds the choice away at each lookup.)
+    Run {
+        /// How many values.
+        len: u32,
+        /// The number of combinations of the later columns.
+        stride: u32,
+    },
+}
+
+impl Ranks {
+    /// The share of `key` (its distance from the column's `lo` is `at`):
+    /// its rank times the stride, `NONE` if the column does not hold it.
+    #[inline(always)]
+    fn share(&self, at: u32) -> u32 {
+        match *self {
+            Ranks::Table(ranks) => ranks.get(at as usize).map_or(NONE, |&r| r),
+            Ranks::Run { len, stride } => match at < len {
+                true => at * stride,
+                false => NONE,
+            },
+        }
+    }
 }
 
 impl<const K: usize, const W: usize> Index<K, W> {
@@ -36,8 +67,7 @@ impl<const K: usize, const W: usize> Index<K, W> {
         // tables read from the static directly.
         #[allow(clippy::needless_range_loop, reason = "unrolled over the constant K")]
         for c in 0..K {
-            let share = self.ranks[c].get(key[c].wrapping_sub(self.lo[c]) as usize);
-            cell += u64::from(share.map_or(NONE, |&r| r));
+            cell += u64::from(self.ranks[c].share(key[c].wrapping_sub(self.lo[c])));
         }
         let Ok(cell) = usize::try_from(cell) else {
             return &[];
@@ -80,7 +110,7 @@ mod tests {
         let index: Index<2, 3> = Index {
             table: &TABLE,
             lo: [1, 5],
-            ranks: [&R0, &R1],
+            ranks: [Ranks::Table(&R0), Ranks::Table(&R1)],
             starts: &STARTS,
         };
         assert_eq!(index.rows2(1, 5), &[1, 5, 7, 1, 5, 8]);
@@ -91,5 +121,13 @@ mod tests {
         // A value inside a column's span that the column does not hold.
         assert_eq!(index.rows2(1, 7), &[] as &[u32]);
         assert_eq!(index.rows2(NONE, NONE), &[] as &[u32]);
+        // The first column as a run of ids 1..=2: the same rows.
+        let run: Index<2, 3> = Index {
+            ranks: [Ranks::Run { len: 2, stride: 2 }, Ranks::Table(&R1)],
+            ..index
+        };
+        for (k0, k1) in [(1, 5), (1, 6), (2, 5), (2, 6), (0, 5), (3, 5), (NONE, 5)] {
+            assert_eq!(run.rows2(k0, k1), index.rows2(k0, k1), "key {k0} {k1}");
+        }
     }
 }

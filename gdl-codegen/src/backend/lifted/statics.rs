@@ -85,7 +85,7 @@ fn fixed_index(
         return None;
     }
     let mut arrays = Vec::new();
-    let (mut los, mut rank_names) = (Vec::new(), Vec::new());
+    let (mut los, mut ranks) = (Vec::new(), Vec::new());
     for (c, d) in domains.iter().enumerate() {
         let lo = d.first().copied().unwrap_or(0);
         let span = d.last().map_or(0, |&hi| (hi - lo) as usize + 1);
@@ -94,15 +94,21 @@ fn fixed_index(
         }
         // The number of combinations of the later columns.
         let stride: usize = domains[c + 1..].iter().map(|d| d.len().max(1)).product();
-        let ranks = super::term_tables::rank_table(d, lo, stride);
+        los.push(Literal::u32_unsuffixed(lo));
+        if !d.is_empty() && super::term_tables::consecutive(d) {
+            // Consecutive ids: the rank is a subtraction (see `Ranks::Run`).
+            let (len, stride) = (d.len() as u32, stride as u32);
+            ranks.push(quote!(Ranks::Run { len: #len, stride: #stride }));
+            continue;
+        }
         let rank_name = format!("{name}_RANK_{c}");
-        rank_names.push(format_ident!("{}", rank_name));
+        let rank_ident = format_ident!("{}", rank_name);
+        ranks.push(quote!(Ranks::Table(&#rank_ident)));
         arrays.push(data(
             "Rank of each value of a key column (from the smallest) times the column's stride.",
             rank_name,
-            ranks,
+            super::term_tables::rank_table(d, lo, stride),
         ));
-        los.push(Literal::u32_unsuffixed(lo));
     }
     // Rows sorted by their keys: the rows of one combination of ranks
     // follow each other, combinations in order.
@@ -128,7 +134,7 @@ fn fixed_index(
         static #index: Index<#k, #w> = Index {
             table: &#name,
             lo: [#(#los),*],
-            ranks: [#(&#rank_names),*],
+            ranks: [#(#ranks),*],
             starts: &#starts_ident,
         };
     };

@@ -269,7 +269,7 @@ pub fn rank_table(domain: &[u32], lo: u32, stride: usize) -> Vec<u32> {
 }
 
 /// Whether the term ids of `domain` (sorted, not empty) are consecutive.
-fn consecutive(domain: &[u32]) -> bool {
+pub fn consecutive(domain: &[u32]) -> bool {
     (*domain.last().expect("a value") - domain[0]) as usize + 1 == domain.len()
 }
 

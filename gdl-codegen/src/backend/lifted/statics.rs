@@ -97,7 +97,8 @@ fn fixed_index(
         los.push(Literal::u32_unsuffixed(lo));
         if !d.is_empty() && super::term_tables::consecutive(d) {
             // Consecutive ids: the rank is a subtraction (see `Ranks::Run`).
-            let (len, stride) = (d.len() as u32, stride as u32);
+            let len = Literal::usize_unsuffixed(d.len());
+            let stride = Literal::usize_unsuffixed(stride);
             ranks.push(quote!(Ranks::Run { len: #len, stride: #stride }));
             continue;
         }

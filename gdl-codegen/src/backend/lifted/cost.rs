@@ -174,7 +174,10 @@ pub const MAX_RANKED_ID: u32 = 4096;
 /// so that one that fails can be dropped): past it, the rest of the
 /// domains keep whatever order the tree leaves them.
 ///
-/// Set with the feature (to be measured).
+/// Set with the feature (f94fbd7): no corpus game comes near it
+/// (CHIMPANZEE, the most constants, 954, emits in 0.26 s against 0.32 s
+/// before the ordering; one run each), and a game of 16 K constants still
+/// orders its first thousand domains, the fluents' and moves' first.
 pub const MAX_ORDER_WORK: usize = 1 << 24;
 
 // ---- Memo tables (memo) ------------------------------------------------

@@ -4,13 +4,14 @@
 //! index a fluent's bit, a static table's rows, a dense memo's slot) by a
 //! subtraction where the domain's ids are consecutive, and by reading a
 //! table elsewhere (see [`super::term_tables::Dense`]). Numbered in order
-//! of first appearance, a board's files, ranks and pieces interleave (
-//! chess.kif's `(cell a 1 wr)`), and every such lookup read a table. The
+//! of first appearance, a board's files, ranks and pieces interleave
+//! (chess.kif's `(cell a 1 wr)`), and every such lookup read a table. The
 //! constants are ordered instead so that as many domains as the positions
 //! allow are runs of consecutive ids: a PQ-tree (Booth and Lueker's
 //! structure of the orders that keep given sets consecutive) takes each
 //! domain in turn, the fluents' and moves' positions first, and keeps those
-//! that fit with the ones before.
+//! that fit with the ones before (chess.kif: 238 rank tables printed before,
+//! 26 after; 9.35 M -> 8.35 M instructions a playout).
 
 use crate::ground::domains::Domains;
 use crate::rules::terms::Kind;

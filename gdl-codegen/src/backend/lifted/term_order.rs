@@ -19,15 +19,16 @@ use rustc_hash::FxHashMap;
 
 use super::cost::MAX_ORDER_WORK;
 
-/// The store's terms in the order the universe numbers them: the
+/// The store's terms in the order the universe visits them: the
 /// constants first, in an order that makes the domains of argument
 /// positions consecutive where they can be, then the other terms in store
-/// order (arguments before the terms holding them).
+/// order (arguments before the terms holding them; the universe skips the
+/// atoms).
 pub fn numbering_order(dom: &Domains) -> Vec<u32> {
     let terms = &dom.db.terms;
     let n = terms.len() as u32;
     let consts: Vec<u32> = (0..n).filter(|&t| terms.kind(t) == Kind::Const).collect();
-    let rest = (0..n).filter(|&t| terms.kind(t) == Kind::Func);
+    let rest = (0..n).filter(|&t| terms.kind(t) != Kind::Const);
     let ordered = match consts.len() {
         0..=2 => consts,
         _ => consecutive_order(&consts, &position_domains(dom)),

@@ -5,21 +5,20 @@ use super::NONE;
 
 /// A sorted constant table (rows of `W` numbers) looked up by its first `K`
 /// columns through a directory computed at compile time: per key column,
-/// the rank of each value (from `lo`) times the column's stride, and where
-/// the rows of each combination of ranks start.
+/// the rank of each value (from `lo`) times the column's stride, and the
+/// rows of each combination of ranks, a slice of the table (see [`run`]).
 /// [`Keyed`](super::Keyed) builds a directory at the first lookup; this
 /// one is a plain static, read without that check or its indirections
 /// (small directories only: the compiler prints it whole).
 #[derive(Debug)]
 pub struct Index<const K: usize, const W: usize> {
-    /// The table.
-    pub table: &'static [u32],
     /// Per key column, the smallest value its ranks cover.
     pub lo: [u32; K],
     /// Per key column, how a value's rank is found.
     pub ranks: [Ranks; K],
-    /// Rows `starts[c]..starts[c + 1]` have combined rank `c`.
-    pub starts: &'static [u32],
+    /// The rows of each combined rank: a lookup reads one slice, with no
+    /// arithmetic on where its rows start and end and no range check.
+    pub runs: &'static [&'static [[u32; W]]],
 }
 
 /// How an [`Index`] finds a key column's share of a combination's number.
@@ -58,10 +57,10 @@ impl Ranks {
 impl<const K: usize, const W: usize> Index<K, W> {
     /// The rows whose key columns are `key`.
     #[inline]
-    pub fn rows(&self, key: &[u32]) -> &'static [u32] {
+    pub fn rows(&self, key: &[u32]) -> &'static [[u32; W]] {
         // The combination's number is the sum of the columns' shares: a
-        // `NONE` share puts it past the directory, whose bounds checks
-        // test every column at once.
+        // `NONE` share puts it past the directory, whose bounds check
+        // tests every column at once.
         let mut cell = 0u64;
         // Indexed: the loop over the constant K unrolls, each column's
         // tables read from the static directly.
@@ -72,26 +71,30 @@ impl<const K: usize, const W: usize> Index<K, W> {
         let Ok(cell) = usize::try_from(cell) else {
             return &[];
         };
-        match (self.starts.get(cell), self.starts.get(cell + 1)) {
-            (Some(&a), Some(&b)) => self
-                .table
-                .get(a as usize * W..b as usize * W)
-                .unwrap_or(&[]),
-            _ => &[],
-        }
+        self.runs.get(cell).copied().unwrap_or(&[])
     }
 
     /// [`Index::rows`] of a one-column key.
     #[inline(always)]
-    pub fn rows1(&self, k: u32) -> &'static [u32] {
+    pub fn rows1(&self, k: u32) -> &'static [[u32; W]] {
         self.rows(&[k])
     }
 
     /// [`Index::rows`] of a two-column key.
     #[inline(always)]
-    pub fn rows2(&self, k0: u32, k1: u32) -> &'static [u32] {
+    pub fn rows2(&self, k0: u32, k1: u32) -> &'static [[u32; W]] {
         self.rows(&[k0, k1])
     }
+}
+
+/// Rows `start..start + len` of `rows`: a cell of an [`Index`]'s
+/// directory, computed in the static that holds it.
+pub const fn run<const W: usize>(
+    rows: &'static [[u32; W]],
+    start: usize,
+    len: usize,
+) -> &'static [[u32; W]] {
+    rows.split_at(start).1.split_at(len).0
 }
 
 #[cfg(test)]
@@ -102,25 +105,25 @@ mod tests {
     fn an_index_finds_the_rows_of_a_key() {
         // (1 5 ..) twice, (2 5 ..) once, (2 6 ..) once; key values 1..2
         // and 5..6, four cells.
-        static TABLE: [u32; 12] = [1, 5, 7, 1, 5, 8, 2, 5, 9, 2, 6, 3];
+        static TABLE: [[u32; 3]; 4] = [[1, 5, 7], [1, 5, 8], [2, 5, 9], [2, 6, 3]];
         // Ranks times strides: the first column's stride is 2.
         static R0: [u32; 2] = [0, 2];
         static R1: [u32; 3] = [0, 1, NONE];
-        static STARTS: [u32; 5] = [0, 2, 2, 3, 4];
+        static RUNS: [&[[u32; 3]]; 4] =
+            [run(&TABLE, 0, 2), &[], run(&TABLE, 2, 1), run(&TABLE, 3, 1)];
         let index: Index<2, 3> = Index {
-            table: &TABLE,
             lo: [1, 5],
             ranks: [Ranks::Table(&R0), Ranks::Table(&R1)],
-            starts: &STARTS,
+            runs: &RUNS,
         };
-        assert_eq!(index.rows2(1, 5), &[1, 5, 7, 1, 5, 8]);
-        assert_eq!(index.rows2(1, 6), &[] as &[u32]);
-        assert_eq!(index.rows2(2, 6), &[2, 6, 3]);
-        assert_eq!(index.rows(&[0, 5]), &[] as &[u32]);
-        assert_eq!(index.rows(&[2, 40]), &[] as &[u32]);
+        assert_eq!(index.rows2(1, 5), &[[1, 5, 7], [1, 5, 8]]);
+        assert_eq!(index.rows2(1, 6), &[] as &[[u32; 3]]);
+        assert_eq!(index.rows2(2, 6), &[[2, 6, 3]]);
+        assert_eq!(index.rows(&[0, 5]), &[] as &[[u32; 3]]);
+        assert_eq!(index.rows(&[2, 40]), &[] as &[[u32; 3]]);
         // A value inside a column's span that the column does not hold.
-        assert_eq!(index.rows2(1, 7), &[] as &[u32]);
-        assert_eq!(index.rows2(NONE, NONE), &[] as &[u32]);
+        assert_eq!(index.rows2(1, 7), &[] as &[[u32; 3]]);
+        assert_eq!(index.rows2(NONE, NONE), &[] as &[[u32; 3]]);
         // The first column as a run of ids 1..=2: the same rows.
         let run: Index<2, 3> = Index {
             ranks: [Ranks::Run { len: 2, stride: 2 }, Ranks::Table(&R1)],

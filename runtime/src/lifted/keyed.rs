@@ -2,19 +2,21 @@
 //! dense key ranks built at the first lookup (tables too large for a
 //! printed [`Index`](super::Index)).
 
-use super::sorted::rows;
 use super::NONE;
 
-/// A sorted constant table (rows of `width` numbers) looked up by its first
+/// A sorted constant table (rows of `W` numbers) looked up by its first
 /// `keys` columns, through a directory built on first use: each key column's
 /// values are ranked, and the rows of every combination of ranks are found
 /// by one array index. Term ids are small and dense, so the rank tables are
 /// arrays indexed by value. When the combinations would be too many, the
 /// directory covers the first column only and the rest of the key is
 /// searched.
-pub struct Keyed {
-    table: &'static [u32],
-    width: usize,
+///
+/// Rows are arrays: a lookup's run is a slice of them, which the generated
+/// code iterates with constant column indexes (no chunking of a flat run,
+/// no bounds check per column).
+pub struct Keyed<const W: usize> {
+    table: &'static [[u32; W]],
     keys: usize,
     directory: std::sync::OnceLock<Directory>,
 }
@@ -37,20 +39,15 @@ struct Directory {
     starts: Box<[u32]>,
 }
 
-impl Keyed {
-    /// `table`, sorted, with rows of `width` numbers, looked up by its first
-    /// `keys` columns (at least one).
-    pub const fn new(table: &'static [u32], width: usize, keys: usize) -> Self {
+impl<const W: usize> Keyed<W> {
+    /// `table`, sorted, looked up by its first `keys` columns (at least
+    /// one).
+    pub const fn new(table: &'static [[u32; W]], keys: usize) -> Self {
         Keyed {
             table,
-            width,
             keys,
             directory: std::sync::OnceLock::new(),
         }
-    }
-
-    fn row(&self, i: usize) -> &'static [u32] {
-        &self.table[i * self.width..(i + 1) * self.width]
     }
 
     /// The directory, built by the first lookup (out of the inlined path).
@@ -61,9 +58,8 @@ impl Keyed {
     }
 
     fn build(&self) -> Directory {
-        let n = self.table.len() / self.width;
         let ranked = |c: usize| {
-            let mut values: Vec<u32> = (0..n).map(|i| self.row(i)[c]).collect();
+            let mut values: Vec<u32> = self.table.iter().map(|row| row[c]).collect();
             values.sort_unstable();
             values.dedup();
             let max = values.last().copied().unwrap_or(0) as usize;
@@ -89,10 +85,8 @@ impl Keyed {
             dir.counts.push(count);
         }
         let mut starts = vec![0u32; cells + 1];
-        for i in 0..n {
-            let cell = dir
-                .cell(self.row(i))
-                .expect("every row's values are ranked");
+        for row in self.table {
+            let cell = dir.cell(row).expect("every row's values are ranked");
             starts[cell + 1] += 1;
         }
         for i in 1..starts.len() {
@@ -105,10 +99,10 @@ impl Keyed {
     /// The rows whose first `key.len()` numbers are `key` (`key` holds the
     /// table's `keys` key columns).
     #[inline]
-    pub fn rows(&self, key: &[u32]) -> &'static [u32] {
+    pub fn rows(&self, key: &[u32]) -> &'static [[u32; W]] {
         match self.key_run(key) {
             Some((run, true)) => run,
-            Some((run, false)) => rows(run, self.width, key),
+            Some((run, false)) => key_rows(run, key),
             None => &[],
         }
     }
@@ -117,27 +111,24 @@ impl Keyed {
     /// covers all of `key` (else the run holds other rows too); `None` when
     /// a value of `key` is in no row.
     #[inline(always)]
-    fn key_run(&self, key: &[u32]) -> Option<(&'static [u32], bool)> {
+    fn key_run(&self, key: &[u32]) -> Option<(&'static [[u32; W]], bool)> {
         let dir = self.dir();
         let cell = dir.cell(key)?;
         Some((self.run(dir, cell), key.len() == dir.ranks.len()))
     }
 }
 
-impl Keyed {
+impl<const W: usize> Keyed<W> {
     /// Whether the table holds a row starting with `key` (the `keys` key
     /// columns): the test of a static relation too large for a bit set.
     /// The directory's cell leaves a few rows, scanned; a long run is
     /// searched.
     #[inline]
     pub fn holds(&self, key: &[u32]) -> bool {
-        let w = self.width;
         match self.key_run(key) {
             Some((run, true)) => !run.is_empty(),
-            Some((run, false)) if run.len() <= 16 * w => {
-                run.chunks_exact(w).any(|row| row[..key.len()] == *key)
-            }
-            Some((run, false)) => !rows(run, w, key).is_empty(),
+            Some((run, false)) if run.len() <= 16 => run.iter().any(|row| row[..key.len()] == *key),
+            Some((run, false)) => !key_rows(run, key).is_empty(),
             None => false,
         }
     }
@@ -153,15 +144,14 @@ impl Keyed {
 
     /// The rows of cell `cell` of the directory.
     #[inline(always)]
-    fn run(&self, dir: &Directory, cell: usize) -> &'static [u32] {
-        let w = self.width;
-        &self.table[dir.starts[cell] as usize * w..dir.starts[cell + 1] as usize * w]
+    fn run(&self, dir: &Directory, cell: usize) -> &'static [[u32; W]] {
+        &self.table[dir.starts[cell] as usize..dir.starts[cell + 1] as usize]
     }
 
     /// [`Keyed::rows`] of a table with one key column: the hot case, kept
     /// short enough to inline.
     #[inline(always)]
-    pub fn rows1(&self, k: u32) -> &'static [u32] {
+    pub fn rows1(&self, k: u32) -> &'static [[u32; W]] {
         debug_assert_eq!(self.keys, 1);
         let dir = self.dir();
         match dir.ranks[0].get(k as usize) {
@@ -172,7 +162,7 @@ impl Keyed {
 
     /// [`Keyed::rows`] of a table with two key columns.
     #[inline(always)]
-    pub fn rows2(&self, k0: u32, k1: u32) -> &'static [u32] {
+    pub fn rows2(&self, k0: u32, k1: u32) -> &'static [[u32; W]] {
         debug_assert_eq!(self.keys, 2);
         let dir = self.dir();
         if dir.ranks.len() < 2 {
@@ -187,6 +177,14 @@ impl Keyed {
             _ => &[],
         }
     }
+}
+
+/// The rows of `run` (sorted) that start with `key`, by binary search.
+#[inline]
+fn key_rows<'a, const W: usize>(run: &'a [[u32; W]], key: &[u32]) -> &'a [[u32; W]] {
+    let lo = run.partition_point(|row| row[..key.len()] < *key);
+    let hi = lo + run[lo..].partition_point(|row| row[..key.len()] <= *key);
+    &run[lo..hi]
 }
 
 impl Directory {
@@ -216,32 +214,39 @@ mod tests {
     /// the directory stops at one).
     #[test]
     fn holds_agrees_with_a_search_of_the_table() {
-        for (values, width) in [(4u32, 3usize), (100, 3), (1100, 3), (40, 4)] {
-            let mut table = Vec::new();
-            let mut x = 12345u32;
-            for _ in 0..5000 {
-                for _ in 0..width {
+        for values in [4u32, 100, 1100] {
+            holds_agrees::<3>(values);
+        }
+        holds_agrees::<4>(40);
+    }
+
+    /// [`holds_agrees_with_a_search_of_the_table`] for rows of `W` numbers
+    /// of `values` values each.
+    fn holds_agrees<const W: usize>(values: u32) {
+        let mut x = 12345u32;
+        let mut rows_of: Vec<[u32; W]> = (0..5000)
+            .map(|_| {
+                std::array::from_fn(|_| {
                     x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                    table.push((x >> 16) % values);
-                }
+                    (x >> 16) % values
+                })
+            })
+            .collect();
+        rows_of.sort_unstable();
+        rows_of.dedup();
+        let table: &'static [[u32; W]] = Box::leak(rows_of.into_boxed_slice());
+        let keyed = Keyed::new(table, W);
+        assert!(table.iter().all(|row| keyed.holds(row)));
+        let mut probe = [0u32; W];
+        for i in 0..20_000u32 {
+            for (c, p) in probe.iter_mut().enumerate() {
+                *p = (i.wrapping_mul(2_654_435_761) >> (c * 5)) % (values + 1);
             }
-            let mut rows_of: Vec<Vec<u32>> = table.chunks(width).map(<[u32]>::to_vec).collect();
-            rows_of.sort_unstable();
-            rows_of.dedup();
-            let table: &'static [u32] = Box::leak(rows_of.concat().into_boxed_slice());
-            let keyed = Keyed::new(table, width, width);
-            assert!(table.chunks(width).all(|row| keyed.holds(row)));
-            let mut probe = vec![0u32; width];
-            for i in 0..20_000u32 {
-                for (c, p) in probe.iter_mut().enumerate() {
-                    *p = (i.wrapping_mul(2_654_435_761) >> (c * 5)) % (values + 1);
-                }
-                assert_eq!(
-                    keyed.holds(&probe),
-                    contains(table, width, &probe),
-                    "{probe:?}"
-                );
-            }
+            assert_eq!(
+                keyed.holds(&probe),
+                contains(table.as_flattened(), W, &probe),
+                "{probe:?}"
+            );
         }
     }
 
@@ -265,10 +270,11 @@ mod tests {
         }
         rows_of.sort_unstable();
         rows_of.dedup_by(|a, b| a[..3] == b[..3]);
-        let table: &'static [u32] = Box::leak(rows_of.concat().into_boxed_slice());
-        let keyed = Keyed::new(table, 4, 3);
-        let id = |key: &[u32]| keyed.rows(key).get(3).copied();
-        assert!(table.chunks(4).all(|row| id(&row[..3]) == Some(row[3])));
+        let rows: Vec<[u32; 4]> = rows_of.iter().map(|r| [r[0], r[1], r[2], r[3]]).collect();
+        let table: &'static [[u32; 4]] = Box::leak(rows.into_boxed_slice());
+        let keyed = Keyed::new(table, 3);
+        let id = |key: &[u32]| keyed.rows(key).first().map(|row| row[3]);
+        assert!(table.iter().all(|row| id(&row[..3]) == Some(row[3])));
         for i in 0..20_000u32 {
             let probe: Vec<u32> = (0..3)
                 .map(|c| (i.wrapping_mul(2_654_435_761) >> (c * 5)) % 121)

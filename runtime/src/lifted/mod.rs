@@ -31,7 +31,7 @@ pub use crate::memo::{DenseMemo, FxHasher, Memo, MemoKey, Slots};
 // these here.
 pub use crate::move_bits::{push_moves_of_bits, random_move_of_bits};
 pub use answers::{dedup_from, push_new};
-pub use index::{Index, Ranks};
+pub use index::{run, Index, Ranks};
 pub use keyed::Keyed;
 pub use moves::sort_moves;
 pub use scan::{bit_set, or_bits_in, set_bits_filtered, set_bits_in, Bits, SetBits};

@@ -59,17 +59,16 @@ mod tests {
 }
 
 /// The rows of `rows` with their columns in `order` (a permutation),
-/// sorted, without repeats, as one table of rows of `A` numbers: a static
-/// table built at run time from its relation's tuples (see gdl-codegen's
-/// `backend/lifted/run_time_tables.rs`).
-pub fn reordered<const A: usize>(rows: &[[u32; A]], order: [usize; A]) -> Vec<u32> {
+/// sorted, without repeats: a static table built at run time from its
+/// relation's tuples (see gdl-codegen's `backend/lifted/run_time_tables.rs`).
+pub fn reordered<const A: usize>(rows: &[[u32; A]], order: [usize; A]) -> Vec<[u32; A]> {
     let mut out: Vec<[u32; A]> = rows
         .iter()
         .map(|r| std::array::from_fn(|i| r[order[i]]))
         .collect();
     out.sort_unstable();
     out.dedup();
-    out.concat()
+    out
 }
 
 #[cfg(test)]
@@ -79,7 +78,7 @@ mod reordered_tests {
     #[test]
     fn reordered_rows_are_sorted_by_their_new_first_columns() {
         let rows = [[1, 9], [2, 3], [1, 9], [3, 1]];
-        assert_eq!(reordered(&rows, [1, 0]), vec![1, 3, 3, 2, 9, 1]);
-        assert_eq!(reordered(&rows, [0, 1]), vec![1, 9, 2, 3, 3, 1]);
+        assert_eq!(reordered(&rows, [1, 0]), vec![[1, 3], [3, 2], [9, 1]]);
+        assert_eq!(reordered(&rows, [0, 1]), vec![[1, 9], [2, 3], [3, 1]]);
     }
 }

@@ -10,8 +10,8 @@ use quote::{format_ident, quote};
 use crate::backend::common::EmitError;
 
 /// A `static NAME: [u32; N]` array of a generated module (or `[[u32; W];
-/// N]`, rows of `width` numbers): data that tokens and the formatter would
-/// only slow down.
+/// N]`, rows of `W` numbers): data that tokens and the formatter would only
+/// slow down.
 #[derive(Clone, Debug)]
 pub struct DataArray {
     /// Its doc comment.
@@ -23,9 +23,10 @@ pub struct DataArray {
     /// Whether a module may leave it unread (tables every module of a back
     /// end has, which some games' rules never read).
     pub may_be_unused: bool,
-    /// Numbers a row: above 1, the array is one of rows (`data.len()` a
-    /// multiple of it), indexed by row without a bounds check per number.
-    pub width: usize,
+    /// Numbers a row, if the array is one of rows (`data.len()` a
+    /// multiple of it, which is at least 1): indexed by row, a row's
+    /// numbers read without a bounds check each.
+    pub rows: Option<usize>,
 }
 
 impl DataArray {
@@ -38,8 +39,7 @@ impl DataArray {
                 "#[allow(dead_code, reason = \"not every game reads it\")]"
             );
         }
-        if self.width > 1 {
-            let w = self.width;
+        if let Some(w) = self.rows {
             let n = self.data.len() / w;
             let _ = writeln!(out, "static {}: [[u32; {w}]; {n}] = [", self.name);
             for row in self.data.chunks(w) {
@@ -73,10 +73,10 @@ impl DataArray {
         } else {
             quote!()
         };
-        if self.width > 1 {
-            let w = Literal::usize_unsuffixed(self.width);
-            let n = Literal::usize_unsuffixed(self.data.len() / self.width);
-            let rows = self.data.chunks(self.width).map(|row| {
+        if let Some(width) = self.rows {
+            let w = Literal::usize_unsuffixed(width);
+            let n = Literal::usize_unsuffixed(self.data.len() / width);
+            let rows = self.data.chunks(width).map(|row| {
                 let row = row.iter().map(|&x| Literal::u32_unsuffixed(x));
                 quote!([#(#row),*])
             });

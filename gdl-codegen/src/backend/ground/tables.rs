@@ -137,21 +137,21 @@ impl Tables {
                 name: "BODY_START".into(),
                 data: self.body_start.clone(),
                 may_be_unused: false,
-                width: 1,
+                rows: None,
             },
             DataArray {
                 doc: "The literals of the rule tables' bodies: bit position << 1 | negated.".into(),
                 name: "BODY_LITERALS".into(),
                 data: self.literals.clone(),
                 may_be_unused: false,
-                width: 1,
+                rows: None,
             },
             DataArray {
                 doc: "Atoms computed wholly from the rule tables: bit position, first body, one past the last body.".into(),
                 name: "ATOM_TABLE".into(),
                 data: self.atoms.clone(),
                 may_be_unused: true,
-                width: 1,
+                rows: None,
             },
         ]
     }

@@ -393,10 +393,10 @@ impl<'r> Body<'r> {
                 .push(Wrap::If(quote!(#not #check(#(#key_vals),*))));
         } else {
             let table = self.reg.static_table(*rel, *bound);
-            let w = Literal::usize_unsuffixed(args.len());
             let row = self.fresh("row");
+            // Rows are arrays (`[u32; W]`): constant column indexes.
             let rows = if keys.is_empty() {
-                quote!(#table)
+                quote!(#table.iter())
             } else {
                 let index = format_ident!("{}_INDEX", table);
                 match key_vals.as_slice() {
@@ -405,8 +405,7 @@ impl<'r> Body<'r> {
                     _ => quote!(#index.rows(&[#(#key_vals),*])),
                 }
             };
-            self.wraps
-                .push(Wrap::For(quote!(#row), quote!(#rows.chunks_exact(#w))));
+            self.wraps.push(Wrap::For(quote!(#row), rows));
             // The table's columns are the keys, then the rest.
             self.match_row(&row, args, free, keys.len());
         }

@@ -280,7 +280,7 @@ pub fn items(
             name: rows_name.clone(),
             data: rows,
             may_be_unused: false,
-            width: w,
+            rows: Some(w),
         });
         arrays.push(super::tables::data(
             &format!(
@@ -372,17 +372,10 @@ fn join_fn(
         }
     };
     let doc = format!(" The rows of a static join of the fluent `({functor} ..)` at bit `f`.");
-    let rows = quote!(#rows_id[#starts_id[i] as usize..#starts_id[i + 1] as usize]);
-    // A table one number wide is flat.
-    let (ty, rows) = match w {
-        1 => (
-            quote!(::core::slice::ChunksExact<'static, u32>),
-            quote!(#rows.chunks_exact(1)),
-        ),
-        _ => {
-            let w = Literal::usize_unsuffixed(w);
-            (quote!(&'static [[u32; #w]]), quote!(&#rows))
-        }
+    let rows = quote!(&#rows_id[#starts_id[i] as usize..#starts_id[i + 1] as usize]);
+    let ty = {
+        let w = Literal::usize_unsuffixed(w);
+        quote!(&'static [[u32; #w]])
     };
     quote! {
         #[doc = #doc]
@@ -534,7 +527,7 @@ mod tests {
             .find(|d| d.name == "PREJOIN_ROWS_0")
             .unwrap();
         // Per row: ?b, the bit of (cell ?b x), the term (move ?a ?b).
-        assert_eq!(rows.width, 3);
+        assert_eq!(rows.rows, Some(3));
         let u = &facts.universe;
         let term = |text: &str| term(&facts, text);
         let mut found: Vec<(u32, String)> = rows

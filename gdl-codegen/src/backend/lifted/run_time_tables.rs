@@ -195,10 +195,11 @@ fn lazy_table(name: &str, bound: u32, arity: usize, rt: &syn::Path) -> TokenStre
     let table = static_table_name(name, bound, arity);
     let rows = rows_name(name);
     let order = (super::statics::bound_first(bound, arity).into_iter()).map(usize_lit);
+    let a = usize_lit(arity);
     let mut items = quote! {
         /// A static relation's tuples, bound columns first, sorted at
         /// their first use.
-        static #table: ::std::sync::LazyLock<::std::vec::Vec<u32>> =
+        static #table: ::std::sync::LazyLock<::std::vec::Vec<[u32; #a]>> =
             ::std::sync::LazyLock::new(|| #rt::lifted::reordered(&#rows, [#(#order),*]));
     };
     if bound != 0 {
@@ -206,8 +207,8 @@ fn lazy_table(name: &str, bound: u32, arity: usize, rt: &syn::Path) -> TokenStre
         let (w, k) = (usize_lit(arity), usize_lit(bound.count_ones() as usize));
         items.extend(quote! {
             /// The table beside, looked up by its bound columns.
-            static #index: ::std::sync::LazyLock<Keyed> =
-                ::std::sync::LazyLock::new(|| Keyed::new(#table.as_slice(), #w, #k));
+            static #index: ::std::sync::LazyLock<Keyed<#w>> =
+                ::std::sync::LazyLock::new(|| Keyed::new(#table.as_slice(), #k));
         });
     }
     items

@@ -54,17 +54,20 @@ pub fn static_tables(
                     let (w, k) = (usize_lit(arity), usize_lit(keys));
                     quote! {
                         /// The table beside, looked up by its bound columns.
-                        static #index: Keyed = Keyed::new(&#name, #w, #k);
+                        static #index: Keyed<#w> = Keyed::new(&#name, #k);
                     }
                 }
             };
             makers.push(index);
         }
-        arrays.push(data(
-            "A static relation's tuples, bound columns first, sorted.",
-            name.to_string(),
-            rows.concat(),
-        ));
+        arrays.push(DataArray {
+            rows: (arity > 0).then_some(arity),
+            ..data(
+                "A static relation's tuples, bound columns first, sorted.",
+                name.to_string(),
+                rows.concat(),
+            )
+        });
     }
 }
 
@@ -121,23 +124,30 @@ fn fixed_index(
     for i in 1..starts.len() {
         starts[i] += starts[i - 1];
     }
-    let starts_name = format!("{name}_STARTS");
-    let starts_ident = format_ident!("{}", starts_name);
-    arrays.push(data(
-        "Where the rows of each combination of key ranks start.",
-        starts_name,
-        starts,
-    ));
+    // Each combination's rows, a slice of the table made in the static.
+    let cells = starts.windows(2).map(|c| match c[1] - c[0] {
+        0 => quote!(&[]),
+        n => {
+            let (a, n) = (Literal::u32_unsuffixed(c[0]), Literal::u32_unsuffixed(n));
+            quote!(run(&#name, #a, #n))
+        }
+    });
     let index = format_ident!("{}_INDEX", name);
-    let (k, w) = (usize_lit(keys), usize_lit(arity));
+    let runs = format_ident!("{}_RUNS", name);
+    let (k, w, c) = (
+        usize_lit(keys),
+        usize_lit(arity),
+        usize_lit(starts.len() - 1),
+    );
     let item = quote! {
         /// The table beside, looked up by its bound columns.
         static #index: Index<#k, #w> = Index {
-            table: &#name,
             lo: [#(#los),*],
             ranks: [#(#ranks),*],
-            starts: &#starts_ident,
+            runs: &#runs,
         };
+        /// The rows of each combination of key ranks.
+        static #runs: [&[[u32; #w]]; #c] = [#(#cells),*];
     };
     Some((item, arrays))
 }

@@ -21,7 +21,7 @@ pub fn data(doc: &str, name: impl Into<String>, data: Vec<u32>) -> DataArray {
         name: name.into(),
         data,
         may_be_unused: true,
-        width: 1,
+        rows: None,
     }
 }
 
@@ -328,7 +328,8 @@ pub(super) fn fluent_rows(facts: &Facts, layout: &Layout, fid: u32) -> (TokenStr
         name: format!("FLUENT_ROWS_{fid}"),
         data,
         may_be_unused: false,
-        width: arity + 1,
+        // One number a row (no arguments) stays flat, as its readers expect.
+        rows: (arity > 0).then_some(arity + 1),
     };
     (item, rows)
 }

@@ -119,7 +119,7 @@ fn find_bit(
                 name: bits_name,
                 data: table,
                 may_be_unused: false,
-                width: 1,
+                rows: None,
             });
             (quote!(#(#lookups)* #bits[#index]), arrays)
         }
@@ -138,7 +138,7 @@ fn find_bit(
                 name: bits_name,
                 data: rows.concat(),
                 may_be_unused: false,
-                width: 1,
+                rows: Some(params.len() + 1),
             };
             (searched_id(&bits, params.len(), params), vec![array])
         }
@@ -213,7 +213,7 @@ impl Dense {
                     name: rank_table,
                     data: ranks,
                     may_be_unused: false,
-                    width: 1,
+                    rows: None,
                 });
                 lookups.push(quote! {
                     let #r = #rt.get(#x.wrapping_sub(#lo_lit) as usize).map_or(NONE, |&r| r) as u64;
@@ -324,7 +324,7 @@ fn dense(
         name: terms_table,
         data: table,
         may_be_unused: false,
-        width: 1,
+        rows: None,
     });
     let params = (0..domains.len()).map(|i| format_ident!("x{}", i));
     let doc = format!(
@@ -380,7 +380,7 @@ fn sorted(
         name: table,
         data: rows.concat(),
         may_be_unused: false,
-        width: 1,
+        rows: Some(arity + 1),
     };
     (f, vec![array])
 }
@@ -401,8 +401,8 @@ fn searched_id(
     let k = Literal::usize_unsuffixed(arity);
     quote! {
         /// The table, looked up by its arguments.
-        static INDEX: Keyed = Keyed::new(&#table, #w, #k);
-        INDEX.rows(&[#(#params),*]).get(#k).copied().unwrap_or(NONE)
+        static INDEX: Keyed<#w> = Keyed::new(&#table, #k);
+        INDEX.rows(&[#(#params),*]).first().map_or(NONE, |row| row[#k])
     }
 }
 
@@ -448,7 +448,7 @@ pub fn static_check(
             name: bt.to_string(),
             data: bits,
             may_be_unused: false,
-            width: 1,
+            rows: None,
         });
         let f = quote! {
             #[doc = #doc]
@@ -473,7 +473,7 @@ pub fn static_check(
     // dozen steps (Othello's `adj`, 5 columns: 54% of the time).
     let f = quote! {
         /// The table beside, looked up by all its columns.
-        static #index: Keyed = Keyed::new(&#tt, #w, #w);
+        static #index: Keyed<#w> = Keyed::new(&#tt, #w);
         #[doc = #doc]
         #[allow(clippy::too_many_arguments, reason = "one argument per argument of the relation")]
         fn #f(#(#params: u32),*) -> bool {
@@ -485,7 +485,7 @@ pub fn static_check(
         name: tt.to_string(),
         data: rows.concat(),
         may_be_unused: false,
-        width: 1,
+        rows: Some(arity),
     };
     (f, vec![array])
 }

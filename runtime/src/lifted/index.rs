@@ -43,7 +43,7 @@ impl Ranks {
     /// The share of `key` (its distance from the column's `lo` is `at`):
     /// its rank times the stride, `NONE` if the column does not hold it.
     #[inline(always)]
-    fn share(&self, at: u32) -> u32 {
+    pub(super) fn share(&self, at: u32) -> u32 {
         match *self {
             Ranks::Table(ranks) => ranks.get(at as usize).map_or(NONE, |&r| r),
             Ranks::Run { len, stride } => match at < len {
@@ -58,19 +58,7 @@ impl<const K: usize, const W: usize> Index<K, W> {
     /// The rows whose key columns are `key`.
     #[inline]
     pub fn rows(&self, key: &[u32]) -> &'static [[u32; W]] {
-        // The combination's number is the sum of the columns' shares: a
-        // `NONE` share puts it past the directory, whose bounds check
-        // tests every column at once.
-        let mut cell = 0u64;
-        // Indexed: the loop over the constant K unrolls, each column's
-        // tables read from the static directly.
-        #[allow(clippy::needless_range_loop, reason = "unrolled over the constant K")]
-        for c in 0..K {
-            cell += u64::from(self.ranks[c].share(key[c].wrapping_sub(self.lo[c])));
-        }
-        let Ok(cell) = usize::try_from(cell) else {
-            return &[];
-        };
+        let cell = combination(&self.lo, &self.ranks, key);
         self.runs.get(cell).copied().unwrap_or(&[])
     }
 
@@ -85,6 +73,24 @@ impl<const K: usize, const W: usize> Index<K, W> {
     pub fn rows2(&self, k0: u32, k1: u32) -> &'static [[u32; W]] {
         self.rows(&[k0, k1])
     }
+}
+
+/// The number of the combination of the ranks of `key`'s first `K`
+/// values (column `c` from `lo[c]`, ranked by `ranks[c]`), the first most
+/// significant: past the end of any table of combinations when a value has
+/// no rank.
+#[inline(always)]
+pub(super) fn combination<const K: usize>(lo: &[u32; K], ranks: &[Ranks; K], key: &[u32]) -> usize {
+    // The number is the sum of the columns' shares: a `NONE` share puts it
+    // past the table, whose bounds check tests every column at once.
+    let mut cell = 0u64;
+    // Indexed: the loop over the constant K unrolls, each column's tables
+    // read from the static directly.
+    #[allow(clippy::needless_range_loop, reason = "unrolled over the constant K")]
+    for c in 0..K {
+        cell += u64::from(ranks[c].share(key[c].wrapping_sub(lo[c])));
+    }
+    usize::try_from(cell).unwrap_or(usize::MAX)
 }
 
 /// Rows `start..start + len` of `rows`: a cell of an [`Index`]'s

@@ -158,15 +158,6 @@ pub const MAX_ARITY: usize = 30;
 /// Set with the feature (3041370: chess.kif, one playout, 622 M -> 114 M instructions).
 pub const MAX_SEARCHED: usize = 12;
 
-// ---- Masks by argument value (masks) -----------------------------------
-
-/// Term ids below which a position's values are ranked by a table indexed
-/// by id (`RANKS_f_p`, at most 16 KB), where a search of its sorted values
-/// took four to six steps (chess.kif's piece types).
-///
-/// Set with the feature (e8b6484: chess.kif 10.19 M -> 10.06 M).
-pub const MAX_RANKED_ID: u32 = 4096;
-
 // ---- The numbering of constants (term_order) ----------------------------
 
 /// Most work of ordering the constants, counted as constants times the
@@ -357,7 +348,9 @@ pub const MAX_FIXED_CELLS: usize = 1 << 12;
 
 /// Most cells of a directory printed at compile time (`fixed_index`, in [`super::statics`]), and
 /// most values one of its rank tables spans: beyond either, the table's
-/// directory is built at run time ([`gdl_runtime::lifted::Keyed`]).
+/// directory is built at run time ([`gdl_runtime::lifted::Keyed`]). A
+/// mask's rank tables keep to it too (`masks::indexed`): beyond it, its
+/// values are searched.
 ///
 /// Set with the feature (246fd9f, figures at [`MAX_FIXED_CELLS`]).
 pub const MAX_FIXED_RANKS: usize = 1 << 14;

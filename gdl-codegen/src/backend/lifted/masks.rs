@@ -7,7 +7,7 @@
 //! bound reads the one or two fluents of that square, where a mask on `?x`
 //! alone would give the whole column to test `?y` on.
 
-use super::cost::MAX_RANKED_ID;
+use super::cost::MAX_FIXED_RANKS;
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
@@ -17,41 +17,45 @@ use quote::{format_ident, quote};
 use super::facts::Facts;
 use super::state_layout::Layout;
 use super::tables::mask_span;
-use super::term_tables::{domains, rank_table, Dense};
+use super::term_tables::{consecutive, domains, rank_table, Dense};
 
-/// Whether a mask on one position whose fluents hold `values` (sorted)
-/// there finds a value's rank by a table indexed by id ([`MAX_RANKED_ID`]).
-pub fn ranked(values: &[u32]) -> bool {
-    values.last().is_some_and(|&hi| hi < MAX_RANKED_ID)
+/// Whether a mask whose positions' fluents hold `domains` (each position's
+/// values, sorted) finds its span through a `SpanIndex` (each value's rank
+/// by a subtraction where a position's values are consecutive ids, else by
+/// a table spanning at most [`MAX_FIXED_RANKS`] ids), where a search of
+/// the sorted values took a step per halving each (englishDraughts' and
+/// speedChess's two-position masks).
+pub fn indexed(domains: &[&[u32]]) -> bool {
+    domains.iter().all(|d| match (d.first(), d.last()) {
+        (Some(&lo), Some(&hi)) => consecutive(d) || ((hi - lo) as usize) < MAX_FIXED_RANKS,
+        _ => false,
+    })
 }
 
 /// The names of the value tables of `positions` of functor `fid` (one per
-/// position), of their rank tables and of its masks.
-fn names(fid: u32, positions: &[usize]) -> (Vec<Ident>, Vec<Ident>, Ident) {
+/// position), of its masks and of their index.
+fn names(fid: u32, positions: &[usize]) -> (Vec<Ident>, Ident, Ident) {
     let vals = positions
         .iter()
         .map(|p| format_ident!("VALS_{}_{}", fid, p))
         .collect();
-    let ranks = positions
-        .iter()
-        .map(|p| format_ident!("RANKS_{}_{}", fid, p))
-        .collect();
     let suffix: Vec<String> = positions.iter().map(usize::to_string).collect();
+    let masks = format!("MASKS_{}_{}", fid, suffix.join("_"));
     (
         vals,
-        ranks,
-        format_ident!("MASKS_{}_{}", fid, suffix.join("_")),
+        format_ident!("{}", masks),
+        format_ident!("{}_INDEX", masks),
     )
 }
 
 /// The span of the masks of `positions` of functor `fid` for the values
-/// `values` of those positions: one position's by its rank table where
-/// [`ranked`], else by searching the sorted values.
-pub fn lookup(fid: u32, positions: &[usize], values: &[TokenStream], ranked: bool) -> TokenStream {
-    let (vals, ranks, masks) = names(fid, positions);
-    match (vals.as_slice(), ranks.as_slice(), values) {
-        (_, [r], [x]) if ranked => quote!(ranked_span(&#r, &#masks, #x)),
-        ([v], _, [x]) => quote!(value_span(&#v, &#masks, #x)),
+/// `values` of those positions: through their index where [`indexed`],
+/// else by searching the sorted values.
+pub fn lookup(fid: u32, positions: &[usize], values: &[TokenStream], indexed: bool) -> TokenStream {
+    let (vals, masks, index) = names(fid, positions);
+    match (vals.as_slice(), values) {
+        _ if indexed => quote!(#index.span([#(#values),*])),
+        ([v], [x]) => quote!(value_span(&#v, &#masks, #x)),
         _ => quote!(value_spans([#(&#vals),*], &#masks, [#(#values),*])),
     }
 }
@@ -116,31 +120,20 @@ pub fn items<'a>(
     let mut vals_done = std::collections::BTreeSet::new();
     for (fid, positions) in used {
         let (values, by_combination) = combinations(facts, *fid, positions);
-        let (vals_names, ranks_names, masks_name) = names(*fid, positions);
-        let by_rank = positions.len() == 1 && ranked(&values[0]);
-        for (((name, rname), v), p) in vals_names
-            .iter()
-            .zip(&ranks_names)
-            .zip(&values)
-            .zip(positions)
-        {
-            if by_rank && vals_done.insert((*fid, *p, true)) {
-                let ranks = rank_table(v, 0, 1);
-                let n = Literal::usize_unsuffixed(ranks.len());
-                let ranks = ranks.iter().map(|&x| Literal::u32_unsuffixed(x));
-                items.extend(quote! {
-                    /// The rank of each term id among the values of one argument of one
-                    /// functor's fluents (`NONE`: not among them).
-                    static #rname: [u32; #n] = [#(#ranks),*];
-                });
-            }
-            if !by_rank && vals_done.insert((*fid, *p, false)) {
-                let k = Literal::usize_unsuffixed(v.len());
-                let v = v.iter().map(|&x| Literal::u32_unsuffixed(x));
-                items.extend(quote! {
-                    /// The values of one argument among one functor's fluents, sorted.
-                    static #name: [u32; #k] = [#(#v),*];
-                });
+        let (vals_names, masks_name, index_name) = names(*fid, positions);
+        let domains: Vec<&[u32]> = values.iter().map(Vec::as_slice).collect();
+        if indexed(&domains) {
+            items.extend(span_index(&index_name, &masks_name, &values));
+        } else {
+            for ((name, v), p) in vals_names.iter().zip(&values).zip(positions) {
+                if vals_done.insert((*fid, *p)) {
+                    let k = Literal::usize_unsuffixed(v.len());
+                    let v = v.iter().map(|&x| Literal::u32_unsuffixed(x));
+                    items.extend(quote! {
+                        /// The values of one argument among one functor's fluents, sorted.
+                        static #name: [u32; #k] = [#(#v),*];
+                    });
+                }
             }
         }
         let combinations: usize = values.iter().map(Vec::len).product();
@@ -158,20 +151,63 @@ pub fn items<'a>(
     items
 }
 
+/// The `SpanIndex` of the masks `masks` over positions whose values are
+/// `values` ([`indexed`]): per position its lowest value and its ranks
+/// times its stride (the combinations of the later positions), a run or a
+/// table.
+fn span_index(index: &Ident, masks: &Ident, values: &[Vec<u32>]) -> TokenStream {
+    let mut items = TokenStream::new();
+    let (mut los, mut ranks) = (Vec::new(), Vec::new());
+    for (i, d) in values.iter().enumerate() {
+        let lo = d[0];
+        let stride: usize = values[i + 1..].iter().map(Vec::len).product();
+        los.push(Literal::u32_unsuffixed(lo));
+        if consecutive(d) {
+            let (len, stride) = (
+                Literal::usize_unsuffixed(d.len()),
+                Literal::usize_unsuffixed(stride),
+            );
+            ranks.push(quote!(Ranks::Run { len: #len, stride: #stride }));
+            continue;
+        }
+        let table = rank_table(d, lo, stride);
+        let rname = format_ident!("{}_RANK_{}", index, i);
+        let n = Literal::usize_unsuffixed(table.len());
+        let table = table.iter().map(|&x| Literal::u32_unsuffixed(x));
+        items.extend(quote! {
+            /// Rank of each value of one argument (from the smallest) times its stride.
+            static #rname: [u32; #n] = [#(#table),*];
+        });
+        ranks.push(quote!(Ranks::Table(&#rname)));
+    }
+    let n = Literal::usize_unsuffixed(values.len());
+    items.extend(quote! {
+        /// The masks beside, found by their arguments' values.
+        static #index: SpanIndex<#n> = SpanIndex {
+            lo: [#(#los),*],
+            ranks: [#(#ranks),*],
+            spans: &#masks,
+        };
+    });
+    items
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn one_position_of_small_ids_is_ranked_by_table_others_searched() {
-        assert!(ranked(&[3, 40, 4095]));
-        assert!(!ranked(&[3, 4096]));
+    fn masks_of_consecutive_or_near_ids_are_indexed_others_searched() {
+        assert!(indexed(&[&[3, 40, 4095]]));
+        assert!(indexed(&[&[9000, 9001, 9002], &[5, 7]]));
+        assert!(!indexed(&[&[3, 20_000]]));
+        assert!(!indexed(&[&[9000, 9001], &[]]));
         let x = [quote!(v1)];
-        let by_table = lookup(7, &[2], &x, true).to_string();
-        assert_eq!(by_table, "ranked_span (& RANKS_7_2 , & MASKS_7_2 , v1)");
+        let by_index = lookup(7, &[2], &x, true).to_string();
+        assert_eq!(by_index, "MASKS_7_2_INDEX . span ([v1])");
         let searched = lookup(7, &[2], &x, false).to_string();
         assert_eq!(searched, "value_span (& VALS_7_2 , & MASKS_7_2 , v1)");
-        let two = lookup(7, &[0, 2], &[quote!(v0), quote!(v1)], true).to_string();
+        let two = lookup(7, &[0, 2], &[quote!(v0), quote!(v1)], false).to_string();
         assert!(
             two.starts_with("value_spans ([& VALS_7_0 , & VALS_7_2]"),
             "{two}"

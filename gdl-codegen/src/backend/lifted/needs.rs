@@ -97,14 +97,11 @@ impl Needs {
         positions: &[usize],
         values: &[proc_macro2::TokenStream],
     ) -> proc_macro2::TokenStream {
-        let ranked = match positions {
-            [p] => self
-                .fluent_values
-                .get(&(fid, *p))
-                .is_some_and(|v| masks::ranked(v)),
-            _ => false,
-        };
-        masks::lookup(fid, positions, values, ranked)
+        let domains: Option<Vec<&[u32]>> = (positions.iter())
+            .map(|&p| self.fluent_values.get(&(fid, p)).map(Vec::as_slice))
+            .collect();
+        let indexed = domains.is_some_and(|d| masks::indexed(&d));
+        masks::lookup(fid, positions, values, indexed)
     }
 
     /// The table of functor `fid`'s fluents by bit (`FLUENT_ROWS_f`: per

@@ -2,6 +2,7 @@
 //! dense key ranks built at the first lookup (tables too large for a
 //! printed [`Index`](super::Index)).
 
+use super::sorted::rows;
 use super::NONE;
 
 /// A sorted constant table (rows of `W` numbers) looked up by its first
@@ -102,7 +103,7 @@ impl<const W: usize> Keyed<W> {
     pub fn rows(&self, key: &[u32]) -> &'static [[u32; W]] {
         match self.key_run(key) {
             Some((run, true)) => run,
-            Some((run, false)) => key_rows(run, key),
+            Some((run, false)) => rows(run, key),
             None => &[],
         }
     }
@@ -128,7 +129,7 @@ impl<const W: usize> Keyed<W> {
         match self.key_run(key) {
             Some((run, true)) => !run.is_empty(),
             Some((run, false)) if run.len() <= 16 => run.iter().any(|row| row[..key.len()] == *key),
-            Some((run, false)) => !key_rows(run, key).is_empty(),
+            Some((run, false)) => !rows(run, key).is_empty(),
             None => false,
         }
     }
@@ -177,14 +178,6 @@ impl<const W: usize> Keyed<W> {
             _ => &[],
         }
     }
-}
-
-/// The rows of `run` (sorted) that start with `key`, by binary search.
-#[inline]
-fn key_rows<'a, const W: usize>(run: &'a [[u32; W]], key: &[u32]) -> &'a [[u32; W]] {
-    let lo = run.partition_point(|row| row[..key.len()] < *key);
-    let hi = lo + run[lo..].partition_point(|row| row[..key.len()] <= *key);
-    &run[lo..hi]
 }
 
 impl Directory {
@@ -242,11 +235,7 @@ mod tests {
             for (c, p) in probe.iter_mut().enumerate() {
                 *p = (i.wrapping_mul(2_654_435_761) >> (c * 5)) % (values + 1);
             }
-            assert_eq!(
-                keyed.holds(&probe),
-                contains(table.as_flattened(), W, &probe),
-                "{probe:?}"
-            );
+            assert_eq!(keyed.holds(&probe), contains(table, &probe), "{probe:?}");
         }
     }
 

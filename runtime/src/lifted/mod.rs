@@ -37,7 +37,7 @@ pub use moves::sort_moves;
 pub use scan::{bit_set, or_bits_in, set_bits_filtered, set_bits_in, Bits, SetBits};
 pub use shared::overwrite;
 pub use sorted::{contains, reordered, rows};
-pub use span::{ranked_span, value_span, value_spans, Span, SpanIndex};
+pub use span::{value_span, value_spans, Span, SpanIndex};
 pub use terms::{TermStore, MAX_RUN_TIME_TERMS};
 
 /// A term id that names no term: what building a term outside the game's

@@ -1,44 +1,25 @@
 //! Lookups in sorted constant tables by binary search: the rows with a
 //! key prefix, and whether a table holds a row.
 
-/// The rows of `table` (rows of `width` numbers, sorted) whose first
-/// `key.len()` numbers are `key`, as one slice of whole rows.
+/// The rows of `table` (sorted) whose first `key.len()` numbers are `key`.
 #[inline]
-pub fn rows<'a>(table: &'a [u32], width: usize, key: &[u32]) -> &'a [u32] {
-    let n = table.len() / width;
+pub fn rows<'a, const W: usize>(table: &'a [[u32; W]], key: &[u32]) -> &'a [[u32; W]] {
     if let [k] = *key {
         // One key column, the common case (a term's row in a by-term
         // index): compare numbers, not slices.
-        let lo = partition(n, |i| table[i * width] < k);
-        let hi = lo + partition(n - lo, |i| table[(lo + i) * width] <= k);
-        return &table[lo * width..hi * width];
+        let lo = table.partition_point(|row| row[0] < k);
+        let hi = lo + table[lo..].partition_point(|row| row[0] <= k);
+        return &table[lo..hi];
     }
-    let prefix = |i: usize| &table[i * width..i * width + key.len()];
-    let lo = partition(n, |i| prefix(i) < key);
-    let hi = lo + partition(n - lo, |i| prefix(lo + i) <= key);
-    &table[lo * width..hi * width]
+    let lo = table.partition_point(|row| row[..key.len()] < *key);
+    let hi = lo + table[lo..].partition_point(|row| row[..key.len()] <= *key);
+    &table[lo..hi]
 }
 
-/// Whether `table` (rows of `width` numbers, sorted) holds the row `row`.
+/// Whether `table` (sorted) holds a row starting with `row`.
 #[inline]
-pub fn contains(table: &[u32], width: usize, row: &[u32]) -> bool {
-    !rows(table, width, row).is_empty()
-}
-
-/// The first index in `0..n` where `below` turns false (`below` must be
-/// true on a prefix of the range and false after).
-#[inline]
-fn partition(n: usize, below: impl Fn(usize) -> bool) -> usize {
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if below(mid) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
+pub fn contains<const W: usize>(table: &[[u32; W]], row: &[u32]) -> bool {
+    !rows(table, row).is_empty()
 }
 
 #[cfg(test)]
@@ -47,14 +28,14 @@ mod tests {
 
     #[test]
     fn rows_finds_every_row_with_the_key_and_no_other() {
-        let t = [1, 5, 2, 0, 2, 1, 2, 7, 3, 3];
-        assert_eq!(rows(&t, 2, &[2]), &[2, 0, 2, 1, 2, 7]);
-        assert_eq!(rows(&t, 2, &[2, 1]), &[2, 1]);
-        assert!(rows(&t, 2, &[4]).is_empty());
-        assert!(rows(&t, 2, &[0]).is_empty());
-        assert_eq!(rows(&t, 2, &[]).len(), t.len());
-        assert!(contains(&t, 2, &[3, 3]));
-        assert!(!contains(&t, 2, &[3, 4]));
+        let t = [[1, 5], [2, 0], [2, 1], [2, 7], [3, 3]];
+        assert_eq!(rows(&t, &[2]), &[[2, 0], [2, 1], [2, 7]]);
+        assert_eq!(rows(&t, &[2, 1]), &[[2, 1]]);
+        assert!(rows(&t, &[4]).is_empty());
+        assert!(rows(&t, &[0]).is_empty());
+        assert_eq!(rows(&t, &[]).len(), t.len());
+        assert!(contains(&t, &[3, 3]));
+        assert!(!contains(&t, &[3, 4]));
     }
 }
 

@@ -2,7 +2,6 @@
 //! the span of the fluents with given argument values.
 
 use super::index::{combination, Ranks};
-use super::NONE;
 
 /// A mask over the state's words that is zero outside `first..first +
 /// words.len()`: a scan reads those words only (the fluents of one functor,
@@ -31,15 +30,6 @@ pub fn value_span(vals: &[u32], spans: &'static [Span], v: u32) -> Span {
         Ok(k) => spans[k],
         Err(_) => Span::EMPTY,
     }
-}
-
-/// The span of the fluents whose argument has value `v`: `spans[k]` where
-/// `ranks[v] == k` (`NONE` for a value no fluent has there): one read,
-/// where [`value_span`] searches.
-#[inline]
-pub fn ranked_span(ranks: &[u32], spans: &'static [Span], v: u32) -> Span {
-    let k = ranks.get(v as usize).map_or(NONE, |&k| k);
-    spans.get(k as usize).copied().unwrap_or(Span::EMPTY)
 }
 
 /// The spans of the fluents of one functor with each combination of values
@@ -89,29 +79,8 @@ pub fn value_spans<const N: usize>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::NONE;
     use super::*;
-
-    #[test]
-    fn ranked_span_reads_a_value_s_rank_and_no_span_for_others() {
-        static WORDS: [u64; 2] = [1, 2];
-        static SPANS: [Span; 2] = [
-            Span {
-                first: 0,
-                words: &WORDS,
-            },
-            Span {
-                first: 1,
-                words: &WORDS,
-            },
-        ];
-        // Values 1 and 3 have ranks 0 and 1.
-        let ranks = [NONE, 0, NONE, 1];
-        assert_eq!(ranked_span(&ranks, &SPANS, 3).first, 1);
-        assert_eq!(ranked_span(&ranks, &SPANS, 1).first, 0);
-        for v in [0, 2, 4, NONE] {
-            assert!(ranked_span(&ranks, &SPANS, v).words.is_empty());
-        }
-    }
 
     /// A span index finds the spans `value_spans` finds, by a run of
     /// consecutive ids (values 10..=12) and by a rank table (values 3 and 7

@@ -17,7 +17,8 @@ use quote::{format_ident, quote};
 use super::facts::Facts;
 use super::state_layout::Layout;
 use super::tables::mask_span;
-use super::term_tables::{consecutive, domains, rank_table, Dense};
+use super::term_tables::{column_ranks, consecutive, domains, Dense};
+use crate::backend::common::format::DataArray;
 
 /// Whether a mask whose positions' fluents hold `domains` (each position's
 /// values, sorted) finds its span through a `SpanIndex` (each value's rank
@@ -109,12 +110,14 @@ pub fn table_words(
 }
 
 /// The items of the masks `used` (by functor and positions): each value
-/// table once, and a mask per combination of values.
+/// table once (or an index and its rank tables, into `arrays`), and a mask
+/// per combination of values.
 pub fn items<'a>(
     facts: &Facts,
     layout: &Layout,
     nw: usize,
     used: impl IntoIterator<Item = &'a (u32, Vec<usize>)>,
+    arrays: &mut Vec<DataArray>,
 ) -> TokenStream {
     let mut items = TokenStream::new();
     let mut vals_done = std::collections::BTreeSet::new();
@@ -123,7 +126,7 @@ pub fn items<'a>(
         let (vals_names, masks_name, index_name) = names(*fid, positions);
         let domains: Vec<&[u32]> = values.iter().map(Vec::as_slice).collect();
         if indexed(&domains) {
-            items.extend(span_index(&index_name, &masks_name, &values));
+            items.extend(span_index(&index_name, &masks_name, &values, arrays));
         } else {
             for ((name, v), p) in vals_names.iter().zip(&values).zip(positions) {
                 if vals_done.insert((*fid, *p)) {
@@ -152,44 +155,23 @@ pub fn items<'a>(
 }
 
 /// The `SpanIndex` of the masks `masks` over positions whose values are
-/// `values` ([`indexed`]): per position its lowest value and its ranks
-/// times its stride (the combinations of the later positions), a run or a
-/// table.
-fn span_index(index: &Ident, masks: &Ident, values: &[Vec<u32>]) -> TokenStream {
-    let mut items = TokenStream::new();
-    let (mut los, mut ranks) = (Vec::new(), Vec::new());
-    for (i, d) in values.iter().enumerate() {
-        let lo = d[0];
-        let stride: usize = values[i + 1..].iter().map(Vec::len).product();
-        los.push(Literal::u32_unsuffixed(lo));
-        if consecutive(d) {
-            let (len, stride) = (
-                Literal::usize_unsuffixed(d.len()),
-                Literal::usize_unsuffixed(stride),
-            );
-            ranks.push(quote!(Ranks::Run { len: #len, stride: #stride }));
-            continue;
-        }
-        let table = rank_table(d, lo, stride);
-        let rname = format_ident!("{}_RANK_{}", index, i);
-        let n = Literal::usize_unsuffixed(table.len());
-        let table = table.iter().map(|&x| Literal::u32_unsuffixed(x));
-        items.extend(quote! {
-            /// Rank of each value of one argument (from the smallest) times its stride.
-            static #rname: [u32; #n] = [#(#table),*];
-        });
-        ranks.push(quote!(Ranks::Table(&#rname)));
-    }
+/// `values` ([`indexed`]), its rank tables pushed on `arrays`.
+fn span_index(
+    index: &Ident,
+    masks: &Ident,
+    values: &[Vec<u32>],
+    arrays: &mut Vec<DataArray>,
+) -> TokenStream {
+    let (los, ranks) = column_ranks(&index.to_string(), values, arrays);
     let n = Literal::usize_unsuffixed(values.len());
-    items.extend(quote! {
+    quote! {
         /// The masks beside, found by their arguments' values.
         static #index: SpanIndex<#n> = SpanIndex {
             lo: [#(#los),*],
             ranks: [#(#ranks),*],
             spans: &#masks,
         };
-    });
-    items
+    }
 }
 
 #[cfg(test)]

@@ -87,33 +87,12 @@ fn fixed_index(
     if cells > MAX_FIXED_CELLS {
         return None;
     }
-    let mut arrays = Vec::new();
-    let (mut los, mut ranks) = (Vec::new(), Vec::new());
-    for (c, d) in domains.iter().enumerate() {
-        let lo = d.first().copied().unwrap_or(0);
-        let span = d.last().map_or(0, |&hi| (hi - lo) as usize + 1);
-        if span > MAX_FIXED_RANKS {
-            return None;
-        }
-        // The number of combinations of the later columns.
-        let stride: usize = domains[c + 1..].iter().map(|d| d.len().max(1)).product();
-        los.push(Literal::u32_unsuffixed(lo));
-        if !d.is_empty() && super::term_tables::consecutive(d) {
-            // Consecutive ids: the rank is a subtraction (see `Ranks::Run`).
-            let len = Literal::usize_unsuffixed(d.len());
-            let stride = Literal::usize_unsuffixed(stride);
-            ranks.push(quote!(Ranks::Run { len: #len, stride: #stride }));
-            continue;
-        }
-        let rank_name = format!("{name}_RANK_{c}");
-        let rank_ident = format_ident!("{}", rank_name);
-        ranks.push(quote!(Ranks::Table(&#rank_ident)));
-        arrays.push(data(
-            "Rank of each value of a key column (from the smallest) times the column's stride.",
-            rank_name,
-            super::term_tables::rank_table(d, lo, stride),
-        ));
+    let span = |d: &Vec<u32>| d.last().map_or(0, |&hi| (hi - d[0]) as usize + 1);
+    if domains.iter().any(|d| span(d) > MAX_FIXED_RANKS) {
+        return None;
     }
+    let mut arrays = Vec::new();
+    let (los, ranks) = super::term_tables::column_ranks(&name.to_string(), &domains, &mut arrays);
     // Rows sorted by their keys: the rows of one combination of ranks
     // follow each other, combinations in order.
     let mut starts = vec![0u32; cells + 1];

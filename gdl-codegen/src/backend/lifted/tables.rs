@@ -50,7 +50,7 @@ pub(super) fn tables(
         });
         quote!(static #name: Span = #span;)
     });
-    let value_masks = super::masks::items(facts, layout, nw, &planned.value_masks);
+    let value_masks = super::masks::items(facts, layout, nw, &planned.value_masks, &mut arrays);
     let filters = super::filters::items(facts, layout, &planned.filters, &mut arrays);
     let prejoins = super::prejoin::items(facts, layout, &planned.prejoins, &mut arrays);
     let fluent_items = fluent_tables(facts, reg, layout, nw, &mut arrays);

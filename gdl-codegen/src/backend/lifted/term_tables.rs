@@ -273,6 +273,40 @@ pub fn consecutive(domain: &[u32]) -> bool {
     (*domain.last().expect("a value") - domain[0]) as usize + 1 == domain.len()
 }
 
+/// Per column of `domains` (each sorted), as a printed `Index` or
+/// `SpanIndex` reads it: its lowest value, and how a value's rank times the
+/// column's stride (the combinations of the later columns) is found, a
+/// `Ranks::Run` where its ids are consecutive, else a `Ranks::Table` of the
+/// rank table `{prefix}_RANK_{c}`, pushed on `arrays`.
+pub fn column_ranks(
+    prefix: &str,
+    domains: &[Vec<u32>],
+    arrays: &mut Vec<DataArray>,
+) -> (Vec<Literal>, Vec<TokenStream>) {
+    let (mut los, mut ranks) = (Vec::new(), Vec::new());
+    for (c, d) in domains.iter().enumerate() {
+        let lo = d.first().copied().unwrap_or(0);
+        let stride: usize = domains[c + 1..].iter().map(|d| d.len().max(1)).product();
+        los.push(Literal::u32_unsuffixed(lo));
+        if !d.is_empty() && consecutive(d) {
+            // Consecutive ids: the rank is a subtraction.
+            let len = Literal::usize_unsuffixed(d.len());
+            let stride = Literal::usize_unsuffixed(stride);
+            ranks.push(quote!(Ranks::Run { len: #len, stride: #stride }));
+            continue;
+        }
+        let rank_name = format!("{prefix}_RANK_{c}");
+        let rank_ident = format_ident!("{}", rank_name);
+        ranks.push(quote!(Ranks::Table(&#rank_ident)));
+        arrays.push(super::tables::data(
+            "Rank of each value of a key column (from the smallest) times the column's stride.",
+            rank_name,
+            rank_table(d, lo, stride),
+        ));
+    }
+    (los, ranks)
+}
+
 /// The sorted values each position of `tuples` takes.
 pub fn domains<'a>(arity: usize, tuples: impl Iterator<Item = &'a [u32]>) -> Vec<Vec<u32>> {
     let mut domains: Vec<Vec<u32>> = vec![Vec::new(); arity];

@@ -13,7 +13,6 @@
 //! - `moves`: legal moves as bits, and sorting moves;
 //! - `answers`: answer lists ([`push_new`], [`dedup_from`]);
 //! - `terms`: the run-time [`TermStore`];
-//! - `shared`: [`overwrite`], a state in an `Rc` written in place;
 //! - memo tables ([`Memo`], [`DenseMemo`], ...) from `crate::memo`.
 
 mod answers;
@@ -21,7 +20,6 @@ mod index;
 mod keyed;
 mod moves;
 mod scan;
-mod shared;
 mod sorted;
 mod span;
 mod terms;
@@ -35,7 +33,6 @@ pub use index::{run, Index, Ranks};
 pub use keyed::Keyed;
 pub use moves::sort_moves;
 pub use scan::{bit_set, or_bits_in, set_bits_filtered, set_bits_in, Bits, SetBits};
-pub use shared::overwrite;
 pub use sorted::{contains, reordered, rows};
 pub use span::{value_span, value_spans, Span, SpanIndex};
 pub use terms::{TermStore, MAX_RUN_TIME_TERMS};

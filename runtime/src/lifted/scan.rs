@@ -12,9 +12,10 @@ pub fn bit_set(state: &[u64], b: u32) -> bool {
         .is_some_and(|w| (w >> (b & 63)) & 1 != 0)
 }
 
-/// The positions of the bits set in both `state` and `span`, in order.
+/// The positions of the bits set in both `state` and `span`, in order:
+/// a [`SetBits`] scan.
 #[inline]
-pub fn set_bits_in(state: &[u64], span: Span) -> SetBits<'_, 0> {
+pub fn set_bits_in(state: &[u64], span: Span) -> SetBits<0> {
     set_bits_filtered(state, span, [])
 }
 
@@ -29,40 +30,37 @@ fn word_of(span: &Span, w: usize) -> u64 {
 
 /// The positions of the bits set in `state`, `span` and every one of
 /// `filters`, in order: a scan whose static tests are masks (see the
-/// lifted back end's filters).
+/// lifted back end's filters). The scan reads the span's first word now
+/// and each later word from the state [`SetBits::next`] is given.
 #[inline]
 pub fn set_bits_filtered<const N: usize>(
     state: &[u64],
     span: Span,
     filters: [Span; N],
-) -> SetBits<'_, N> {
-    // The span's words and the state's, cut to the same length: a word
-    // past the state's end has no fluent.
-    let state = state.get(span.first..).unwrap_or(&[]);
-    let n = state.len().min(span.words.len());
+) -> SetBits<N> {
     let mut scan = SetBits {
-        state: &state[..n],
-        masks: &span.words[..n],
+        masks: span.words,
         first: span.first,
         filters,
         at: 0,
         bits: 0,
     };
-    if n > 0 {
-        scan.bits = scan.word(0);
+    if !scan.masks.is_empty() {
+        scan.bits = scan.word(state, 0);
     }
     scan
 }
 
-/// The iterator of [`set_bits_filtered`]: the word it is at and that
-/// word's bits not yet given. Most spans are one word (a value's fluents
-/// side by side), where the word is read once, on creation, and the scan
-/// ends when its bits do.
+/// A scan of the bits set in a state, a span and filters: the word it is
+/// at and that word's bits not yet given. It holds no borrow of the state:
+/// each step is handed the state again, so that the loop's body may call
+/// on the evaluation that holds the state (the generated code's `while let
+/// Some(f) = scan.next(&self.state)`). Most spans are one word (a value's
+/// fluents side by side), read once, on creation; the scan ends when its
+/// bits do.
 #[derive(Clone, Debug)]
-pub struct SetBits<'a, const N: usize> {
-    /// The state's words in the span.
-    state: &'a [u64],
-    /// The span's words, as many.
+pub struct SetBits<const N: usize> {
+    /// The span's words.
     masks: &'static [u64],
     /// The index in the state of the span's first word.
     first: usize,
@@ -73,30 +71,30 @@ pub struct SetBits<'a, const N: usize> {
     bits: u64,
 }
 
-impl<const N: usize> SetBits<'_, N> {
+impl<const N: usize> SetBits<N> {
     /// Word `i` of the span (`i` below its length): the state's, masked by
-    /// the span and filters.
+    /// the span and filters; none past the state's end.
     #[inline(always)]
-    fn word(&self, i: usize) -> u64 {
-        let s = self.state[i] & self.masks[i];
+    fn word(&self, state: &[u64], i: usize) -> u64 {
         let w = self.first + i;
+        let s = state.get(w).copied().unwrap_or(0) & self.masks[i];
         self.filters.iter().fold(s, |b, f| b & word_of(f, w))
     }
-}
 
-impl<const N: usize> Iterator for SetBits<'_, N> {
-    type Item = u32;
-
+    /// The next bit set in `state` (the state the scan was made on), the
+    /// span and the filters, if any.
     #[inline]
-    fn next(&mut self) -> Option<u32> {
+    #[allow(
+        clippy::should_implement_trait,
+        reason = "a step reads the state it is given: not an `Iterator`"
+    )]
+    pub fn next(&mut self, state: &[u64]) -> Option<u32> {
         while self.bits == 0 {
             self.at += 1;
-            // The two lengths are equal; testing both lets the compiler
-            // drop `word`'s bounds checks.
-            if self.at >= self.state.len() || self.at >= self.masks.len() {
+            if self.at >= self.masks.len() {
                 return None;
             }
-            self.bits = self.word(self.at);
+            self.bits = self.word(state, self.at);
         }
         let b = self.bits.trailing_zeros();
         self.bits &= self.bits - 1;
@@ -142,6 +140,11 @@ mod tests {
     use super::super::span::{value_span, value_spans};
     use super::*;
 
+    /// Every bit `scan` gives over `state`.
+    fn all<const N: usize>(mut scan: SetBits<N>, state: &[u64]) -> Vec<u32> {
+        std::iter::from_fn(|| scan.next(state)).collect()
+    }
+
     #[test]
     fn set_bits_lists_the_common_bits_in_order() {
         let s = [0b1011u64, 1 << 63];
@@ -150,7 +153,7 @@ mod tests {
             first: 0,
             words: &M,
         };
-        assert_eq!(set_bits_in(&s, m).collect::<Vec<_>>(), vec![0, 1, 127]);
+        assert_eq!(all(set_bits_in(&s, m), &s), vec![0, 1, 127]);
     }
 
     #[test]
@@ -168,7 +171,7 @@ mod tests {
             words: &FILTER,
         };
         let state = [u64::MAX, 0b0110, 0b1111, 0b1110, u64::MAX];
-        let bits: Vec<u32> = set_bits_filtered(&state, span, [filter]).collect();
+        let bits = all(set_bits_filtered(&state, span, [filter]), &state);
         assert_eq!(bits, vec![65, 193, 195]);
         // A filter shorter than the span reads as zero past its end.
         static SHORT: [u64; 1] = [u64::MAX];
@@ -176,7 +179,7 @@ mod tests {
             first: 1,
             words: &SHORT,
         };
-        let bits: Vec<u32> = set_bits_filtered(&state, span, [short]).collect();
+        let bits = all(set_bits_filtered(&state, span, [short]), &state);
         assert_eq!(bits, vec![65, 66]);
         // A span past the state's end gives nothing there.
         let beyond = Span {
@@ -184,7 +187,7 @@ mod tests {
             words: &WORDS,
         };
         assert_eq!(
-            set_bits_in(&state, beyond).collect::<Vec<_>>(),
+            all(set_bits_in(&state, beyond), &state),
             (256..320).collect::<Vec<_>>()
         );
     }
@@ -197,8 +200,11 @@ mod tests {
             words: &WORDS,
         };
         let state = [u64::MAX, 0b0100, 0b11];
-        assert_eq!(set_bits_in(&state, span).collect::<Vec<_>>(), vec![66, 128]);
-        assert_eq!(set_bits_in(&state, Span::EMPTY).count(), 0);
+        assert_eq!(all(set_bits_in(&state, span), &state), vec![66, 128]);
+        assert_eq!(
+            all(set_bits_in(&state, Span::EMPTY), &state),
+            Vec::<u32>::new()
+        );
         let vals = [3, 7];
         static SPANS: [Span; 2] = [
             Span::EMPTY,

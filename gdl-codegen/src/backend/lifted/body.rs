@@ -19,6 +19,14 @@ enum Wrap {
     If(TokenStream),
     /// `for pat in iter { .. }`
     For(TokenStream, TokenStream),
+    /// A scan of the state (see [`Body::scan`]): `let mut scan = start;
+    /// while let Some(bit) = scan.next(&self.state) { .. }`, with `scan`
+    /// and `bit` named.
+    Scan {
+        scan: Ident,
+        bit: Ident,
+        start: TokenStream,
+    },
     /// A statement before what follows.
     Stmt(TokenStream),
 }
@@ -219,6 +227,10 @@ impl<'r> Body<'r> {
                 Wrap::Let(name, value) => quote!(let #name = #value; #inner),
                 Wrap::If(cond) => quote!(if #cond { #inner }),
                 Wrap::For(pat, iter) => quote!(for #pat in #iter { #inner }),
+                Wrap::Scan { scan, bit, start } => quote! {
+                    let mut #scan = #start;
+                    while let Some(#bit) = #scan.next(&self.state) { #inner }
+                },
                 Wrap::Stmt(stmt) => quote!(#stmt #inner),
             })
     }
@@ -519,13 +531,19 @@ impl<'r> Body<'r> {
             })
             .collect();
         let f = self.fresh("f");
-        let iter = if filters.is_empty() {
-            quote!(set_bits_in(&*::std::rc::Rc::clone(&self.state), #mask))
+        // The scan borrows the state at each step only: the loop's body
+        // calls on the evaluation that holds it.
+        let start = if filters.is_empty() {
+            quote!(set_bits_in(&self.state, #mask))
         } else {
-            quote!(set_bits_filtered(&*::std::rc::Rc::clone(&self.state), #mask, [#(#filters),*]))
+            quote!(set_bits_filtered(&self.state, #mask, [#(#filters),*]))
         };
         self.last_scan = Some((self.wraps.len(), p.clone(), mask, filters));
-        self.wraps.push(Wrap::For(quote!(#f), iter));
+        self.wraps.push(Wrap::Scan {
+            scan: format_ident!("scan_{}", f),
+            bit: f.clone(),
+            start,
+        });
         match self.fluent_functor(p) {
             Some((fid, args)) => self.match_fluent_row(p, fid, args, &f, &selected),
             None => self.matching(p, quote!(FLUENT_TERM[#f as usize])),

@@ -68,7 +68,7 @@ pub(super) fn ev_items(
         impl Ev {
             fn new() -> Self {
                 Ev {
-                    state: ::std::rc::Rc::new([!0; #nw]),
+                    state: [!0; #nw],
                     joint: [NONE; #nr],
                     calls: 0,
                     #(#names: ::core::default::Default::default(),)*
@@ -81,9 +81,7 @@ pub(super) fn ev_items(
             // cost ticTacToe 4% more instructions a playout.
             #[inline(never)]
             fn reset(&mut self, state: &[u64; #nw], joint: &[u32; #nr]) {
-                // No scan runs between states: the count is one, and
-                // the state is written in place.
-                #rt::lifted::overwrite(&mut self.state, state);
+                self.state = *state;
                 self.joint = *joint;
                 self.calls = 0;
                 #(#resets)*
@@ -159,9 +157,9 @@ fn ev_struct(
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has
         /// been computed so far, by relation and bound arguments.
         struct Ev {
-            /// The state, shared with the scans running over it (a scan
-            /// holds a count, not a copy, while its loop calls on).
-            state: ::std::rc::Rc<[u64; #nw]>,
+            /// The state (a scan of it borrows it a step at a time, while
+            /// its loop calls on the evaluation).
+            state: [u64; #nw],
             joint: [u32; #nr],
             /// Recursive tests run without a memo so far (see
             /// `UNMEMOIZED_CALLS`).
@@ -222,7 +220,7 @@ pub(super) fn ev_access(scratch: &Ident, nw: &Literal, nr: &Literal) -> TokenStr
             joint: &[u32; #nr],
             f: impl FnOnce(&mut Ev) -> R,
         ) -> R {
-            if *ev.state != *state || ev.joint != *joint {
+            if ev.state != *state || ev.joint != *joint {
                 ev.reset(state, joint);
             }
             f(ev)

@@ -106,6 +106,9 @@ const LIFTED: &[&str] = &[
     // `(legal2 ?player (capture ?x1 ?y1 ?x3 ?y3))` read by nothing after:
     // a pattern that constrains, not an existence test of `legal2`.
     "ggp-repository-base/englishDraughts.kif",
+    // Timers counting down a square at a time: `next` rules copying the
+    // state's words shifted (`or_bits_shifted`).
+    "ggp-repository-base/factoringMediumTurtleBrain.kif",
 ];
 
 /// Generates `specs` in process with `backend`; panics naming every game

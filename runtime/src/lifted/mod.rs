@@ -32,7 +32,9 @@ pub use answers::{dedup_from, push_new};
 pub use index::{run, Index, Ranks};
 pub use keyed::Keyed;
 pub use moves::sort_moves;
-pub use scan::{bit_set, or_bits_in, set_bits_filtered, set_bits_in, Bits, SetBits};
+pub use scan::{
+    bit_set, or_bits_in, or_bits_shifted, set_bits_filtered, set_bits_in, Bits, SetBits,
+};
 pub use sorted::{contains, reordered, rows};
 pub use span::{value_span, value_spans, Span, SpanIndex};
 pub use terms::{TermStore, MAX_RUN_TIME_TERMS};

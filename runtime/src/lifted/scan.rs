@@ -116,6 +116,42 @@ pub fn or_bits_in<const N: usize>(out: &mut [u64], state: &[u64], span: Span, fi
     }
 }
 
+/// Sets in `out` the bits set in `state`, `span` and every one of
+/// `filters`, each moved by `shift` bits: a `next` rule whose head's bit is
+/// each fluent's its scan meets plus one offset (factoring's timers, each
+/// square's `4` to its `3`), a word at a time. A bit moved outside `out` is
+/// dropped (the compiler finds every image a fluent).
+#[inline]
+pub fn or_bits_shifted<const N: usize>(
+    out: &mut [u64],
+    state: &[u64],
+    span: Span,
+    filters: [Span; N],
+    shift: i64,
+) {
+    let (words, bits) = (shift.div_euclid(64), shift.rem_euclid(64) as u32);
+    for (i, &m) in span.words.iter().enumerate() {
+        let w = span.first + i;
+        let Some(&s) = state.get(w) else {
+            return;
+        };
+        let set = filters.iter().fold(s & m, |b, f| b & word_of(f, w));
+        if set == 0 {
+            continue;
+        }
+        // A negative index wraps to one past any slice: dropped.
+        let to = (w as i64 + words) as usize;
+        if let Some(o) = out.get_mut(to) {
+            *o |= set << bits;
+        }
+        if bits != 0 {
+            if let Some(o) = out.get_mut(to.wrapping_add(1)) {
+                *o |= set >> (64 - bits);
+            }
+        }
+    }
+}
+
 /// The positions of the set bits of a word, lowest first (the generated
 /// code's and the reference engines' bit iteration).
 #[derive(Copy, Clone, Debug)]
@@ -190,6 +226,45 @@ mod tests {
             all(set_bits_in(&state, beyond), &state),
             (256..320).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn a_shifted_copy_moves_each_bit_by_the_offset_across_words() {
+        // Bits 1, 3 (word 0) and 64 (word 1) of a two-word span; bit 3 is
+        // filtered out.
+        static WORDS: [u64; 2] = [u64::MAX, u64::MAX];
+        let span = Span {
+            first: 0,
+            words: &WORDS,
+        };
+        static FILTER: [u64; 2] = [!0b1000, u64::MAX];
+        let filter = Span {
+            first: 0,
+            words: &FILTER,
+        };
+        let state = [0b1010, 1, 0];
+        let set = |shift: i64| {
+            let mut out = [0u64; 3];
+            or_bits_shifted(&mut out, &state, span, [filter], shift);
+            all(
+                set_bits_in(
+                    &out,
+                    Span {
+                        first: 0,
+                        words: &[u64::MAX; 3],
+                    },
+                ),
+                &out,
+            )
+        };
+        assert_eq!(set(0), vec![1, 64]);
+        assert_eq!(set(63), vec![64, 127]);
+        assert_eq!(set(70), vec![71, 134]);
+        assert_eq!(set(-1), vec![0, 63]);
+        // Bit 1 moved below 0 is dropped.
+        assert_eq!(set(-2), vec![62]);
+        // Past the end, too.
+        assert_eq!(set(128), vec![129]);
     }
 
     #[test]

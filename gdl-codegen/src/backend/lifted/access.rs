@@ -69,6 +69,10 @@ pub struct TablePlan {
 pub struct BodyAccess {
     /// Each scan's plan, by its step's index, in order.
     pub scans: Vec<(usize, ScanPlan)>,
+    /// In a `next` rule that is one scan, the offset from each fluent's bit
+    /// it meets to its head's, where it is one for all (see
+    /// [`super::shift`]): the rule copies the scan's words shifted.
+    pub shift: Option<i64>,
 }
 
 /// How a scan of the state runs.
@@ -233,7 +237,9 @@ fn walk(plan: &mut LiftedPlan, facts: &Facts, mode: Mode) {
         &t.value_masks,
         |fid, pos| rels.values_at(fid, pos),
         |fid, positions| rels.mask_words(fid, positions).1,
+        &super::shift::moved_functors(&plan.queries.next, &rels),
     );
+    super::shift::mark(&mut plan.queries.next, &rels, facts, &t.layout);
     plan.tables = t;
 }
 

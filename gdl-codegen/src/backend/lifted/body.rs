@@ -180,17 +180,25 @@ impl<'r> Body<'r> {
     /// Where the body ends with a scan of the fluents `head`, whose tests
     /// all went to its masks and filters: the code setting those of the
     /// state in `out`, in place of the loop, a word at a time (a frame
-    /// rule of `next`). The body must be finished around nothing.
-    pub fn copy_scan(&mut self, head: &Pat) -> Option<TokenStream> {
+    /// rule of `next`); or of fluents whose head's bits are theirs moved by
+    /// `shift` (see [`super::shift`]), shifted. The body must be finished
+    /// around nothing.
+    pub fn copy_scan(&mut self, head: &Pat, shift: Option<i64>) -> Option<TokenStream> {
         let (at, pat, mask, filters) = self.last_scan.as_ref()?;
-        if pat != head
+        if (pat != head && shift.is_none())
             || !self.wraps[at + 1..]
                 .iter()
                 .all(|w| matches!(w, Wrap::Let(..)))
         {
             return None;
         }
-        let copy = quote!(or_bits_in(out, &self.state[..], #mask, [#(#filters),*]););
+        let copy = match shift {
+            Some(d) if pat != head => {
+                let d = Literal::i64_unsuffixed(d);
+                quote!(or_bits_shifted(out, &self.state, #mask, [#(#filters),*], #d);)
+            }
+            _ => quote!(or_bits_in(out, &self.state[..], #mask, [#(#filters),*]);),
+        };
         if self.fluent_functor(head).is_some() {
             self.rows_read.pop();
         }

@@ -59,6 +59,7 @@ pub mod relations;
 mod rule_bodies;
 pub mod run_time_tables;
 pub mod sample;
+pub mod shift;
 pub mod state_layout;
 pub mod statics;
 mod tables;

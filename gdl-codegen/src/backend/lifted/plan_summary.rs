@@ -353,6 +353,9 @@ fn rule(n: &Namer, r: &RulePlan, out: &mut String) {
         let _ = writeln!(out, "    {}. {}{cost}", k + 1, step(n, s));
         scan_lines(n, r.access.scan(k), k, out);
     }
+    if let Some(d) = r.access.shift {
+        let _ = writeln!(out, "    copies the scan's words shifted by {d} bits");
+    }
 }
 
 /// How the scan at step `k` (if it is one) reads the state: its value

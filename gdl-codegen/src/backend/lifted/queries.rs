@@ -117,7 +117,7 @@ pub(super) fn next_rules(rules: &[RulePlan], reg: &mut Needs) -> TokenStream {
         let rule = &plan.rule;
         let mut body = Body::new(reg, rule.num_vars, None);
         body.steps(&plan.steps, &plan.access);
-        if let Some(copy) = body.copy_scan(&rule.head[0]) {
+        if let Some(copy) = body.copy_scan(&rule.head[0], plan.access.shift) {
             return body.finish(copy);
         }
         let bit = body.fluent_bit(&rule.head[0]);

@@ -69,7 +69,8 @@ fn lone_scan<'s>(steps: &'s [Step], access: &'s BodyAccess) -> Option<(&'s Pat, 
     let [(i, scan)] = &access.scans[..] else {
         return None;
     };
-    let taken: Vec<usize> = scan.taken().collect();
+    // `taken` counts from the step after the scan.
+    let taken: Vec<usize> = scan.taken().map(|k| i + 1 + k).collect();
     let others = (0..steps.len()).filter(|k| k != i && !taken.contains(k));
     if others.count() > 0 || scan.prejoin.is_some() {
         return None;

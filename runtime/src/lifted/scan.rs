@@ -1,6 +1,7 @@
 //! Bit-set scans and masks over a state's words: testing a bit, iterating
 //! the bits set in a state, a span and filters ([`SetBits`]), or-ing them
-//! into another set, and the bits of one word ([`Bits`]).
+//! into another set, in place or shifted, and the bits of one word
+//! ([`Bits`]).
 
 use super::span::Span;
 
@@ -26,6 +27,13 @@ fn word_of(span: &Span, w: usize) -> u64 {
         .get(w.wrapping_sub(span.first))
         .copied()
         .unwrap_or(0)
+}
+
+/// The state's word `w`, `s`, and'ed with the span's word there, `m`, and
+/// with every one of `filters`'.
+#[inline(always)]
+fn filtered<const N: usize>(s: u64, m: u64, filters: &[Span; N], w: usize) -> u64 {
+    filters.iter().fold(s & m, |b, f| b & word_of(f, w))
 }
 
 /// The positions of the bits set in `state`, `span` and every one of
@@ -77,8 +85,8 @@ impl<const N: usize> SetBits<N> {
     #[inline(always)]
     fn word(&self, state: &[u64], i: usize) -> u64 {
         let w = self.first + i;
-        let s = state.get(w).copied().unwrap_or(0) & self.masks[i];
-        self.filters.iter().fold(s, |b, f| b & word_of(f, w))
+        let s = state.get(w).copied().unwrap_or(0);
+        filtered(s, self.masks[i], &self.filters, w)
     }
 
     /// The next bit set in `state` (the state the scan was made on), the
@@ -112,7 +120,7 @@ pub fn or_bits_in<const N: usize>(out: &mut [u64], state: &[u64], span: Span, fi
         let (Some(&s), Some(o)) = (state.get(w), out.get_mut(w)) else {
             return;
         };
-        *o |= filters.iter().fold(s & m, |b, f| b & word_of(f, w));
+        *o |= filtered(s, m, &filters, w);
     }
 }
 
@@ -135,7 +143,7 @@ pub fn or_bits_shifted<const N: usize>(
         let Some(&s) = state.get(w) else {
             return;
         };
-        let set = filters.iter().fold(s & m, |b, f| b & word_of(f, w));
+        let set = filtered(s, m, &filters, w);
         if set == 0 {
             continue;
         }

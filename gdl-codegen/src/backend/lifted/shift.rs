@@ -124,7 +124,7 @@ fn offset(
         if keys.iter().any(|&(k, v)| vals[k] != v) {
             continue;
         }
-        let binding = matched(args, vals, |a| ground(a))?;
+        let binding = matched(args, vals)?;
         let image: Vec<u32> = (hargs.iter())
             .map(|a| match a {
                 Pat::Var(v) => binding.get(v).copied(),
@@ -143,11 +143,7 @@ fn offset(
 /// The values `p`'s arguments `args` give their variables when matched
 /// against the fluent arguments `vals`; `None` if a constant differs, a
 /// variable meets two values or an argument is compound.
-fn matched(
-    args: &[Pat],
-    vals: &[u32],
-    ground: impl Fn(&Pat) -> Option<u32>,
-) -> Option<FxHashMap<u32, u32>> {
+fn matched(args: &[Pat], vals: &[u32]) -> Option<FxHashMap<u32, u32>> {
     let mut binding = FxHashMap::default();
     for (a, &v) in args.iter().zip(vals) {
         match a {
@@ -156,7 +152,7 @@ fn matched(
                     return None;
                 }
             }
-            Pat::Ground(_) if ground(a) == Some(v) => {}
+            Pat::Ground(g) if *g == v => {}
             _ => return None,
         }
     }

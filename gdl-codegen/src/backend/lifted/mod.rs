@@ -44,6 +44,7 @@ pub mod guards;
 pub mod hoist;
 pub mod hybrid;
 pub mod implied;
+pub mod inline_widened;
 pub mod join_order;
 pub mod masks;
 pub mod memo;

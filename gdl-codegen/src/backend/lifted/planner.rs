@@ -66,6 +66,7 @@ pub fn plan(program: &Program, facts: &Facts, legal: bool) -> Result<LiftedPlan,
                 rels: r.reg.rels.clone(),
                 tables: Default::default(),
             };
+            super::inline_widened::inline_widened(&mut plan, &r.reg);
             return stage(Stage::Tables, || {
                 super::access::plan_tables(&mut plan, facts);
                 let built = r.run_time_tables(&plan)?;

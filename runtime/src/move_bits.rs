@@ -10,11 +10,39 @@ pub fn push_moves_of_bits(bits: &[u64], moves: &mut Vec<crate::game::Move>) {
     // Not `Bits`: its `next` tests the word again before each bit, and
     // pushing through it cost 2% more instructions a playout (sudoku;
     // breakthrough 0.8%); `extend` over it, reserving by each word's size
-    // hint, cost more still.
-    for (i, &word) in bits.iter().enumerate() {
+    // hint, cost more still. Four words are skipped at once where all are
+    // zero: a role's moves are a few words of many (chess.kif's 60, most
+    // of them a waiting role's), each zero word a load, a test and a
+    // branch of its own.
+    // A few words are read one by one: a group's test is then mostly a
+    // second look at words with moves (checkersSmall's six words, 0.6%
+    // more instructions a playout grouped).
+    if bits.len() < 2 * GROUP {
+        push_words(bits, 0, moves);
+        return;
+    }
+    let mut groups = bits.chunks_exact(GROUP);
+    for (g, group) in groups.by_ref().enumerate() {
+        if group.iter().fold(0, |any, w| any | w) != 0 {
+            push_words(group, (g * GROUP) as u32, moves);
+        }
+    }
+    let rest = groups.remainder();
+    push_words(rest, (bits.len() - rest.len()) as u32, moves);
+}
+
+/// Words skipped at once by [`push_moves_of_bits`] where all are zero.
+const GROUP: usize = 4;
+
+/// [`push_moves_of_bits`] of `words`, the first of which is word `first`.
+#[inline(always)]
+fn push_words(words: &[u64], first: u32, moves: &mut Vec<crate::game::Move>) {
+    for (i, &word) in words.iter().enumerate() {
         let mut w = word;
         while w != 0 {
-            moves.push(crate::game::Move(i as u32 * 64 + w.trailing_zeros()));
+            moves.push(crate::game::Move(
+                (first + i as u32) * 64 + w.trailing_zeros(),
+            ));
             w &= w - 1;
         }
     }
@@ -224,5 +252,24 @@ mod tests {
         push_moves_of_bits(&bits, &mut moves);
         let ids: Vec<u32> = moves.iter().map(|m| m.0).collect();
         assert_eq!(ids, [7, 0, 3, 63, 64, 130]);
+    }
+
+    #[test]
+    fn moves_of_many_words_come_in_order_past_empty_groups() {
+        // Words 0, 5, 9 (in the rest after two groups of four) and 10 set,
+        // the group of words 4-7 partly and that of 0-3 partly.
+        for len in [8usize, 11, 60] {
+            let mut bits = vec![0u64; len];
+            let set: Vec<u32> = [1u32, 64 * 5 + 2, 64 * 9, 64 * 10 + 63]
+                .into_iter()
+                .filter(|&m| (m as usize) < 64 * len)
+                .collect();
+            set.iter()
+                .for_each(|&m| bits[m as usize / 64] |= 1 << (m % 64));
+            let mut moves = Vec::new();
+            push_moves_of_bits(&bits, &mut moves);
+            let ids: Vec<u32> = moves.iter().map(|m| m.0).collect();
+            assert_eq!(ids, set, "{len} words");
+        }
     }
 }

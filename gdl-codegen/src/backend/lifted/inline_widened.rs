@@ -107,6 +107,11 @@ fn expand(
     else {
         return None;
     };
+    // A list of the whole relation stays a call: the functions that read
+    // it whole instead of asking for some keys (see `call_graph`) share it.
+    if *bound == 0 {
+        return None;
+    }
     let (w, source) = widened.get(&(*rel, *bound))?;
     let lit_args: Box<[Pat]> = (w.args.iter())
         .map(|p| over_call(p, args))

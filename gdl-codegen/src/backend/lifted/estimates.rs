@@ -123,7 +123,8 @@ impl Estimates {
             return known;
         }
         let chosen = facts.hybrid_of(rel).is_some_and(|h| {
-            let atoms = h.atoms.len().max(1);
+            // No atom: the call finds none at the price of its lookups.
+            let atoms = h.atoms.len();
             let keys_bound = (0..h.arity).filter(|i| adorn >> i & 1 == 1).count();
             let keys: FxHashSet<Vec<u32>> = h
                 .atoms
@@ -137,9 +138,15 @@ impl Estimates {
                 .collect();
             let found = atoms as f64 / keys.len().max(1) as f64;
             let lifted = self.rules_work(facts, rel, adorn);
-            // Finding the atoms: a rank lookup per bound argument.
+            // Finding the atoms: a rank lookup per bound argument. A call
+            // that lists answers also pays each atom's row.
             let lookup = 1.0 + keys_bound as f64;
-            GROUND_MARGIN * (lookup + found * hybrid::test_work(h)) < lifted
+            let row = if keys_bound < h.arity {
+                cost::ATOM_PRICE
+            } else {
+                0.0
+            };
+            GROUND_MARGIN * (lookup + found * (row + hybrid::test_work(h))) < lifted
         });
         self.ground.insert((rel, adorn), chosen);
         chosen

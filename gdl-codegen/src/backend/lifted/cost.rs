@@ -450,7 +450,7 @@ pub const GUARD_MIN_REFUSED: f64 = 2.0;
 /// The price of finding one atom of a call compiled ground that lists
 /// answers, beyond its tests: its row and the branch to its test (a test
 /// of every argument finds its one atom by rank). Set with the feature
-/// (nim3 -38%, nim4 -37%, cubicup_3player -10%, chess.kif -1.9%: lists
+/// (ae14207: nim3 -38%, nim4 -37%, cubicup_3player -10%, chess.kif -1.9%: lists
 /// of many atoms each cheaper lifted); at 1.0 chineseCheckers1 took 41%
 /// fewer instructions a playout too, but pawnToQueen 8% more.
 pub const ATOM_PRICE: f64 = 0.5;

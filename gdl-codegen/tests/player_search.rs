@@ -150,14 +150,11 @@ fn transpositions_reuse_and_the_memory_cap() {
     full.search(&game, Instant::now() + Duration::from_millis(300), &stop);
     let before = full.len();
     assert!(full.compaction_due(), "a full tree compacts");
-    let kept = full.kept_by(&game, &joint);
-    assert!(kept > 1 && kept <= before, "{kept} of {before}");
+    let kept = full.kept_by(&game, &joint, usize::MAX);
+    assert!(kept > 10 && kept < before, "{kept} of {before}");
+    assert_eq!(full.kept_by(&game, &joint, 10), 11, "counted up to a limit");
     full.advance(&game, &joint);
-    assert!(
-        full.len() > 1 && full.len() < before,
-        "{} of {before} kept",
-        full.len()
-    );
+    assert_eq!(full.len(), kept, "the count is what the compaction keeps");
     let kept: u32 = (0..2)
         .flat_map(|r| {
             full.root_stats(r)

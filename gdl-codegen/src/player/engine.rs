@@ -36,9 +36,10 @@ pub trait Engine: Send {
     fn restart(&mut self, joint: &[String]) -> Result<(), String>;
     /// Nodes in the trees.
     fn nodes(&self) -> usize;
-    /// About how many nodes a compaction of the trees after `joint` keeps
-    /// (what it costs; 0 when none is due).
-    fn kept_by(&self, joint: &[String]) -> Result<usize, String>;
+    /// How many nodes a compaction of the trees after `joint` keeps (what
+    /// it costs; 0 when none is due), counted up to `limit`: past it, some
+    /// count above `limit`.
+    fn kept_by(&self, joint: &[String], limit: usize) -> Result<usize, String>;
     /// Plays the joint move, the trees re-rooted in place without a
     /// compaction.
     fn advance_in_place(&mut self, joint: &[String]) -> Result<(), String>;
@@ -171,13 +172,16 @@ where
         self.trees.iter().map(Tree::len).sum()
     }
 
-    fn kept_by(&self, joint: &[String]) -> Result<usize, String> {
+    fn kept_by(&self, joint: &[String], limit: usize) -> Result<usize, String> {
         let moves = self.joint_moves(joint)?;
-        Ok(self
-            .trees
-            .iter()
-            .map(|t| t.kept_by(&*self.game, &moves))
-            .sum())
+        let mut kept = 0;
+        for tree in &self.trees {
+            if kept > limit {
+                break;
+            }
+            kept += tree.kept_by(&*self.game, &moves, limit - kept);
+        }
+        Ok(kept)
     }
 
     fn advance_in_place(&mut self, joint: &[String]) -> Result<(), String> {

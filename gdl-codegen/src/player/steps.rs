@@ -162,6 +162,13 @@ impl Steps {
         }
     }
 
+    /// How many nodes a compaction may keep and still fit before
+    /// `stop_at`, at the measured rate.
+    fn nodes_that_fit(&self, stop_at: Instant) -> usize {
+        let half = stop_at.saturating_duration_since(Instant::now()) / 2;
+        (half.as_nanos() / self.per_node.as_nanos().max(1)).min(usize::MAX as u128) as usize
+    }
+
     /// Plays `joint` on `engine`: the trees re-rooted, and compacted if
     /// one is due and fits before `stop_at` (its cost follows the nodes it
     /// keeps); else they re-root in place and compact on a later turn.
@@ -172,7 +179,7 @@ impl Steps {
         stop_at: Instant,
         log: &Mutex<MatchLog>,
     ) -> Result<(), String> {
-        let kept = engine.kept_by(joint)?;
+        let kept = engine.kept_by(joint, self.nodes_that_fit(stop_at))?;
         let estimate = self.per_node * kept.min(u32::MAX as usize) as u32;
         if kept > 0 && !fits(estimate, stop_at) {
             let what = format!("compacting to {kept} nodes (the trees move their root in place)");
@@ -300,7 +307,7 @@ mod tests {
         let never = std::sync::atomic::AtomicBool::new(false);
         engine.search(Instant::now() + Duration::from_millis(50), &never);
         let joint = ["take".to_owned(), "noop".to_owned()];
-        assert!(engine.kept_by(&joint).unwrap() > 1);
+        assert!(engine.kept_by(&joint, usize::MAX).unwrap() > 1);
         let before = engine.nodes();
         steps
             .adopt(&mut *engine, &joint, Instant::now(), &log)

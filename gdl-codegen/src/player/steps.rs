@@ -4,7 +4,8 @@
 //! their cap, compacting them).
 //!
 //! Each step's duration is estimated from its size and the rate measured
-//! the last times it ran, and checked before it starts: a step may take at
+//! the last times it ran (a compaction's also from the time its size took
+//! to count), and checked before it starts: a step may take at
 //! most half the time left before the search must stop, so that the search
 //! keeps the rest. A switch that does not fit is deferred (the engine is
 //! kept, and the next turn asks again); a compaction that does not fit is
@@ -33,6 +34,14 @@ const FIRST_PER_MOVE: Duration = Duration::from_millis(1);
 /// 30-move nodes under load, where 200 ns made the first compaction of a
 /// match (900 K nodes kept) 1.6 s on a 1 s clock.
 const FIRST_PER_NODE: Duration = Duration::from_micros(1);
+
+/// A compaction costs at least this many times the walk that counted the
+/// nodes it keeps: 1.8-5.0 times measured on connect four and breakthrough
+/// (`examples/uct_rate`, 3 s turns). The walk reads the nodes the copy
+/// will, now: under load or memory pressure it slows as the compaction
+/// will, where the rate measured turns before does not (on CI a 1.4 M-node
+/// compaction took 3.8 s; here a million take about 0.4 s).
+const WALK_TO_COMPACT: u32 = 4;
 
 /// How often the start clock's search looks for a better engine. A compiled
 /// game found in the cache arrives milliseconds after the propnet; searched
@@ -179,8 +188,10 @@ impl Steps {
         stop_at: Instant,
         log: &Mutex<MatchLog>,
     ) -> Result<(), String> {
+        let walked = Instant::now();
         let kept = engine.kept_by(joint, self.nodes_that_fit(stop_at))?;
-        let estimate = self.per_node * kept.min(u32::MAX as usize) as u32;
+        let estimate = (self.per_node * kept.min(u32::MAX as usize) as u32)
+            .max(walked.elapsed() * WALK_TO_COMPACT);
         if kept > 0 && !fits(estimate, stop_at) {
             let what = format!("compacting to {kept} nodes (the trees move their root in place)");
             lock(log).step("compact", "deferred", &what, estimate, stop_at);

@@ -64,10 +64,16 @@ impl Default for Steps {
     }
 }
 
-/// Whether a step estimated at `estimate` fits before `stop_at`: at most
-/// half the time left, the other half kept for the search.
+/// The time a step may take before `stop_at`: half the time left, the
+/// other half kept for the search.
+fn room(stop_at: Instant) -> Duration {
+    stop_at.saturating_duration_since(Instant::now()) / 2
+}
+
+/// Whether a step estimated at `estimate` fits before `stop_at` (within
+/// its [`room`]).
 pub fn fits(estimate: Duration, stop_at: Instant) -> bool {
-    estimate * 2 <= stop_at.saturating_duration_since(Instant::now())
+    estimate <= room(stop_at)
 }
 
 /// A rate after a measurement: a slower one at once, a faster one halfway
@@ -174,8 +180,8 @@ impl Steps {
     /// How many nodes a compaction may keep and still fit before
     /// `stop_at`, at the measured rate.
     fn nodes_that_fit(&self, stop_at: Instant) -> usize {
-        let half = stop_at.saturating_duration_since(Instant::now()) / 2;
-        (half.as_nanos() / self.per_node.as_nanos().max(1)).min(usize::MAX as u128) as usize
+        let nodes = room(stop_at).as_nanos() / self.per_node.as_nanos().max(1);
+        nodes.min(usize::MAX as u128) as usize
     }
 
     /// Plays `joint` on `engine`: the trees re-rooted, and compacted if

@@ -7,7 +7,7 @@ use crate::memo::Memo;
 /// Appends `row` to the answers `out` unless they hold it already: a
 /// linear search while they are few, then the set `seen`, filled from them
 /// on first use.
-#[inline]
+#[inline(always)]
 pub fn push_new<const W: usize>(
     out: &mut Vec<[u32; W]>,
     seen: &mut Memo<[u32; W], ()>,

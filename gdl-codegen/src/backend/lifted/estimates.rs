@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::call_graph;
-use super::closure::closure;
+use super::closure::{closure, Closure};
 use super::cost;
 use super::cost::{
     FEW_ROWS, FEW_SAMPLED_ROWS, GROUND_MARGIN, MOVE_SEEDED_ROWS, VALUES_FROM_ROWS, WHOLE_RELAXED,
@@ -20,6 +20,7 @@ use super::facts::Facts;
 use super::join_order::{self, Adorn, Catalog, Source};
 use super::{count_leaves, hybrid, implied, memo, relations, sample};
 use crate::front::ir::Program;
+use crate::rules::CRule;
 
 /// A call in the planner's memos: the relation, its bound arguments and
 /// the component being printed (which changes where relations are read
@@ -76,6 +77,9 @@ pub struct Estimates {
     /// for some bound arguments, as the last round of the planner found
     /// (see [`planner`]), for [`Catalog::reads_whole`].
     pub whole: call_graph::Whole,
+    /// The calls asked once per key of their callers, as the last round of
+    /// the planner found ([`call_graph::CallGraph::asked_once`]).
+    pub once: FxHashSet<(u32, Adorn)>,
 }
 
 impl std::ops::Deref for Estimates {
@@ -98,6 +102,7 @@ impl Estimates {
             ground: FxHashMap::default(),
             caller: call_graph::Node::State,
             whole: call_graph::Whole::default(),
+            once: FxHashSet::default(),
             init_tuples,
             sampled_fluents,
             dense_keys: Vec::new(),
@@ -187,11 +192,28 @@ impl Estimates {
         if let Some(&found) = self.closures.borrow().get(&key) {
             return found;
         }
-        let arity = self.arity[rel as usize];
-        let rules = &self.rules_of[rel as usize];
-        let found = closure(rules, rel, arity, key.1, self.guard_rel(rel)).is_some();
+        let found = self
+            .closure(&self.rules_of[rel as usize], key, false)
+            .is_some();
         self.closures.borrow_mut().insert(key, found);
         found
+    }
+
+    /// The closure of a call of `rel` with `adorn` (see [`closure`]) from
+    /// `rules` (those of `rel` among them), with `rel`'s guard and whether
+    /// the call is asked once per key of its callers. A closure `searched`
+    /// by the tests met again (see [`super::plan::Fallback`]) is asked for
+    /// every test: taken as asked once, it would be asked repeatedly in
+    /// the round after, and the rounds would not settle.
+    pub(super) fn closure(
+        &self,
+        rules: &[CRule],
+        (rel, adorn): (u32, Adorn),
+        searched: bool,
+    ) -> Option<Closure> {
+        let once = !searched && self.once.contains(&(rel, adorn));
+        let arity = self.arity[rel as usize];
+        closure(rules, rel, arity, adorn, (self.guard_rel(rel), once))
     }
 
     /// Whether a call of `rel` is planned on its own cycle: in the rules of

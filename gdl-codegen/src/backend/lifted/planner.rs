@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use rustc_hash::FxHashSet;
 
 use super::call_graph::{Asked, CallGraph, Node, Whole};
-use super::closure::{closure, unguarded, Closure};
+use super::closure::{unguarded, Closure};
 use super::cost;
 use super::estimates::Estimates;
 use super::facts::Facts;
@@ -88,7 +88,6 @@ struct Round<'f> {
     /// The components whose tables are read.
     comps: BTreeSet<usize>,
     graph: CallGraph,
-    once: FxHashSet<(u32, Adorn)>,
 }
 
 impl<'f> Round<'f> {
@@ -100,6 +99,7 @@ impl<'f> Round<'f> {
     ) -> Self {
         let mut reg = Estimates::new(program, facts);
         reg.whole = whole;
+        reg.once = once;
         Round {
             facts,
             reg,
@@ -107,7 +107,6 @@ impl<'f> Round<'f> {
             known: FxHashSet::default(),
             comps: BTreeSet::new(),
             graph: CallGraph::default(),
-            once,
         }
     }
 
@@ -334,7 +333,7 @@ impl<'f> Round<'f> {
         }
         let name = self.reg.call_name(rel, adorn);
         if let Some(c) = (self.reg.alone_on_cycle(rel))
-            .then(|| closure(&facts.rules, rel, arity, adorn, self.reg.guard_rel(rel)))
+            .then(|| self.reg.closure(&facts.rules, (rel, adorn), false))
             .flatten()
         {
             let memo = Memo {
@@ -369,7 +368,7 @@ impl<'f> Round<'f> {
             };
         }
         let stateless = facts.stateless.get(rel as usize).copied() == Some(true);
-        let once = direct && !stateless && self.once.contains(&(rel, adorn));
+        let once = direct && !stateless && self.reg.once.contains(&(rel, adorn));
         let memo = (!once).then(|| Memo {
             dense: (self.reg.dense_keys(facts, rel, adorn, &name)).map(|k| k.to_string()),
         });
@@ -540,7 +539,7 @@ impl<'f> Round<'f> {
     fn answers_at_end(&self, rel: u32, sub: Adorn) -> bool {
         let rules = &self.facts.rules;
         let arity = self.reg.arity[rel as usize];
-        let closure = closure(rules, rel, arity, sub, self.reg.guard_rel(rel));
+        let closure = self.reg.closure(rules, (rel, sub), true);
         let Some(Closure::Keys {
             base, answering, ..
         }) = closure
@@ -751,6 +750,6 @@ fn closure_fallback(facts: &Facts, reg: &Estimates, rel: u32, adorn: Adorn) -> O
     (1..1u32 << arity)
         .map(|drop| adorn & !drop)
         .filter(|&sub| sub != adorn)
-        .filter(|&sub| closure(&facts.rules, rel, arity, sub, reg.guard_rel(rel)).is_some())
+        .filter(|&sub| reg.closure(&facts.rules, (rel, sub), true).is_some())
         .max_by_key(|&sub| (sub.count_ones(), std::cmp::Reverse(sub)))
 }

@@ -1,5 +1,5 @@
 //! Answer lists of calls: appending a row unless already there
-//! ([`push_new`]) and sorting with repeats removed the answers at an
+//! ([`push_new`], [`push_new_from`]) and sorting with repeats removed the answers at an
 //! arena's end ([`dedup_from`]).
 
 use crate::memo::Memo;
@@ -13,18 +13,30 @@ pub fn push_new<const W: usize>(
     seen: &mut Memo<[u32; W], ()>,
     row: [u32; W],
 ) {
+    push_new_from(out, 0, seen, row);
+}
+
+/// [`push_new`] for the answers `rows[start..]`, a call's at the end of its
+/// arena: found straight there, they are not copied from a buffer.
+#[inline(always)]
+pub fn push_new_from<const W: usize>(
+    rows: &mut Vec<[u32; W]>,
+    start: usize,
+    seen: &mut Memo<[u32; W], ()>,
+    row: [u32; W],
+) {
     const FEW: usize = 32;
-    if out.len() < FEW {
-        if !out.contains(&row) {
-            out.push(row);
+    if rows.len() - start < FEW {
+        if !rows[start..].contains(&row) {
+            rows.push(row);
         }
         return;
     }
     if seen.is_empty() {
-        seen.extend(out.iter().map(|&r| (r, ())));
+        seen.extend(rows[start..].iter().map(|&r| (r, ())));
     }
     if seen.insert(row, ()).is_none() {
-        out.push(row);
+        rows.push(row);
     }
 }
 
@@ -66,5 +78,17 @@ mod tests {
         assert_eq!(out.len(), 70);
         assert_eq!(out[69], [69, 1]);
         assert_eq!(seen.len(), 70);
+    }
+
+    #[test]
+    fn push_new_from_looks_at_the_rows_from_start_only() {
+        let (mut rows, mut seen) = (vec![[5u32], [6]], Memo::default());
+        for i in 0..100u32 {
+            push_new_from(&mut rows, 2, &mut seen, [i % 40]);
+        }
+        // 5 and 6 again, as the rows before `start` are another call's.
+        assert_eq!(rows.len(), 42);
+        assert_eq!(&rows[2..5], &[[0], [1], [2]]);
+        assert_eq!(seen.len(), 40);
     }
 }

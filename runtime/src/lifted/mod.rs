@@ -11,7 +11,7 @@
 //! - `span`: [`Span`] and the spans of argument values;
 //! - `scan`: bit-set scans and masks ([`set_bits_filtered`], [`Bits`], ...);
 //! - `moves`: legal moves as bits, and sorting moves;
-//! - `answers`: answer lists ([`push_new`], [`dedup_from`]);
+//! - `answers`: answer lists ([`push_new`], [`push_new_from`], [`dedup_from`]);
 //! - `terms`: the run-time [`TermStore`];
 //! - memo tables ([`Memo`], [`DenseMemo`], ...) from `crate::memo`.
 
@@ -28,7 +28,7 @@ pub use crate::memo::{DenseMemo, FxHasher, Memo, MemoKey, Slots};
 // Modules printed before `move_bits` was shared by both back ends call
 // these here.
 pub use crate::move_bits::{push_moves_of_bits, random_move_of_bits};
-pub use answers::{dedup_from, push_new};
+pub use answers::{dedup_from, push_new, push_new_from};
 pub use index::{run, Index, Ranks};
 pub use keyed::Keyed;
 pub use moves::sort_moves;

@@ -151,7 +151,7 @@ fn ev_struct(
     let fields: Vec<&TokenStream> = fields.of_state.iter().chain(&fields.stateless).collect();
     quote! {
         #[allow(unused_imports, reason = "the helpers a game's rules need vary")]
-        use #rt::lifted::{bit_set, dedup_from, or_bits_in, or_bits_shifted, push_new, rows, run, set_bits_filtered, set_bits_in, value_span, value_spans, DenseMemo, Index, Keyed, Memo, Ranks, Span, SpanIndex, NONE};
+        use #rt::lifted::{bit_set, dedup_from, or_bits_in, or_bits_shifted, push_new, push_new_from, rows, run, set_bits_filtered, set_bits_in, value_span, value_spans, DenseMemo, Index, Keyed, Memo, Ranks, Span, SpanIndex, NONE};
 
         /// The evaluation of the rules in one state, with one joint move
         /// (none for `legal`, `terminal` and `goal`: all `NONE`): what has

@@ -137,7 +137,7 @@ pub(super) fn derived_fn(
             (code, Vec::new())
         }
         Shape::Closure { closure, memo } => {
-            let memo_ty = memo_ty(memo, k, quote!((u32, u32)));
+            let memo_ty = memo.as_ref().map(|m| memo_ty(m, k, quote!((u32, u32))));
             closure_fn(reg, &sig, closure, memo_ty)
         }
         Shape::Test {

@@ -105,8 +105,8 @@ pub enum Shape {
     Closure {
         /// The closure's rules, planned.
         closure: ClosurePlan,
-        /// The dense key type of its memo, if any.
-        memo: Memo,
+        /// Its memo; `None` for a call asked once per key of its callers.
+        memo: Option<Memo>,
     },
     /// A test off any cycle.
     Test {
@@ -264,8 +264,10 @@ impl LiftedPlan {
     /// edited plan may leave some unused).
     pub fn used_dense_keys(&self) -> impl Iterator<Item = &super::memo::DenseKeys> {
         let memo = |s: &Shape| match s {
-            Shape::Closure { memo, .. } | Shape::RecursiveTest { memo, .. } => Some(memo.clone()),
-            Shape::Test { memo, .. } | Shape::Answers { memo, .. } => memo.clone(),
+            Shape::RecursiveTest { memo, .. } => Some(memo.clone()),
+            Shape::Closure { memo, .. }
+            | Shape::Test { memo, .. }
+            | Shape::Answers { memo, .. } => memo.clone(),
             Shape::ExistsFromList | Shape::TestFromList | Shape::TestFromClosure { .. } => None,
         };
         let used: FxHashSet<String> = (self.items.iter())

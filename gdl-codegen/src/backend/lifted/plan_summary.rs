@@ -180,7 +180,7 @@ fn function(n: &Namer, f: &FnPlan, out: &mut String) {
             let _ = writeln!(
                 out,
                 "\nfn {name}: closure by worklist, {}",
-                memo_text(Some(memo))
+                list_memo_text(memo.as_ref())
             );
             closure_lines(n, closure, out);
             return;
@@ -214,10 +214,7 @@ fn function(n: &Namer, f: &FnPlan, out: &mut String) {
             fallback,
             listed,
         } => {
-            let memo = match memo {
-                Some(m) => memo_text(Some(m)),
-                None => "no memo (asked once per key)".into(),
-            };
+            let memo = list_memo_text(memo.as_ref());
             let into = if *direct {
                 "pushed to its arena"
             } else {
@@ -248,6 +245,15 @@ fn memo_text(memo: Option<&Memo>) -> String {
         None => "no memo".into(),
         Some(Memo { dense: Some(k) }) => format!("memo dense by {k}"),
         Some(Memo { dense: None }) => "memo hashed by its keys".into(),
+    }
+}
+
+/// The memo of a call listing answers: without one, it is asked once per
+/// key of its callers.
+fn list_memo_text(memo: Option<&Memo>) -> String {
+    match memo {
+        Some(m) => memo_text(Some(m)),
+        None => "no memo (asked once per key)".into(),
     }
 }
 

@@ -336,9 +336,11 @@ impl<'f> Round<'f> {
             .then(|| self.reg.closure(&facts.rules, (rel, adorn), false))
             .flatten()
         {
-            let memo = Memo {
+            // Asked once per key of its callers, a closure's memo would
+            // only be written.
+            let memo = (!self.reg.once.contains(&(rel, adorn))).then(|| Memo {
                 dense: (self.reg.dense_keys(facts, rel, adorn, &name)).map(|k| k.to_string()),
-            };
+            });
             let closure = self.closure(me, rel, c, adorn);
             return Shape::Closure { closure, memo };
         }

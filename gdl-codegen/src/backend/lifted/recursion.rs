@@ -1,7 +1,6 @@
 //! Recursive relations: closures computed by worklists, and components
 //! computed bottom-up to their fixpoint.
 
-use super::answers::{answer_fields, store_in_arena};
 use super::rule_bodies::rule_body;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -46,13 +45,21 @@ pub(super) fn closure_search(reg: &Needs, sig: &Signature, rel: u32, sub: Adorn)
     }
 }
 
-/// A call's answers computed as a [`Closure`], memoized, a range of its
-/// arena. `arity` is the relation's and `free` its unbound arguments.
+/// A call's answers computed as a [`Closure`], a range of its arena,
+/// memoized unless `memo_ty` is `None` (asked once per key). `arity` is
+/// the relation's and `free` its unbound arguments.
+///
+/// The answers go straight to the end of the arena as found, where a
+/// buffer moved there at the end cost a pool's pop and push and a copy a
+/// call (chess.kif's rays, listed from each piece's square). Nothing else
+/// pushes to that arena while the closure runs: its rules have no call of
+/// the relation with the same arguments bound, the recursive literal taken
+/// out.
 pub(super) fn closure_fn(
     reg: &mut Needs,
     sig: &Signature,
     c: &ClosurePlan,
-    memo_ty: TokenStream,
+    memo_ty: Option<TokenStream>,
 ) -> (TokenStream, Vec<TokenStream>) {
     let Signature {
         name,
@@ -63,20 +70,20 @@ pub(super) fn closure_fn(
         ..
     } = sig;
     let (arity, free) = (*arity, &free[..]);
-    let (memo, pool, arena) = (
+    let (memo, arena) = (
         format_ident!("memo_{}", name),
-        format_ident!("pool_{}", name),
         format_ident!("arena_{}", name),
     );
-    let mut key_fields = Vec::new();
+    let w = usize_lit(free.len());
+    let mut fields = vec![quote!(#arena: ::std::vec::Vec<[u32; #w]>)];
     let worklist = match &c.closure {
-        Closure::Answers { .. } => answers_worklist(reg, c, arity, free),
+        Closure::Answers { .. } => answers_worklist(reg, c, (arity, free), &arena),
         Closure::Keys {
             kept, answering, ..
         } => {
             let keys = format_ident!("pool_keys_{}", name);
             let k = usize_lit(params.len());
-            key_fields.push(quote!(#keys: ::std::vec::Vec<[u32; #k]>));
+            fields.push(quote!(#keys: ::std::vec::Vec<[u32; #k]>));
             let shape = KeysShape {
                 kept,
                 answering,
@@ -84,29 +91,45 @@ pub(super) fn closure_fn(
                 arity,
                 free,
             };
-            keys_worklist(reg, c, &shape, &keys)
+            keys_worklist(reg, c, &shape, (&keys, &arena))
         }
     };
-    let w = usize_lit(free.len());
-    let store = store_in_arena((&memo, &pool, &arena), quote!(answers));
+    let (lookup, store) = match memo_ty {
+        Some(ty) => {
+            fields.push(quote!(#memo: #ty));
+            (
+                quote! {
+                    if let Some(hit) = self.#memo.get(&key) {
+                        return *hit;
+                    }
+                },
+                quote!(self.#memo.insert(key, answers);),
+            )
+        }
+        None => (quote!(), quote!()),
+    };
     let f = quote! {
         #[doc = #doc]
         /// Its answers are rows `start..end` of its arena, found by a
         /// worklist through its recursive rules.
         fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
             let key = [#(#params),*];
-            if let Some(hit) = self.#memo.get(&key) {
-                return *hit;
-            }
-            let mut out = self.#pool.pop().unwrap_or_default();
+            #lookup
+            let start = self.#arena.len();
             let mut seen = Memo::default();
             #worklist
+            let answers = (start as u32, self.#arena.len() as u32);
             #store
+            answers
         }
     };
-    let mut fields = answer_fields((&memo, &pool, &arena), &w, memo_ty);
-    fields.extend(key_fields);
     (f, fields)
+}
+
+/// The statement pushing an answer `row` to the end of `arena`, unless
+/// there since `start`.
+fn push_answer(arena: &proc_macro2::Ident, row: TokenStream) -> TokenStream {
+    quote!(push_new_from(&mut self.#arena, start, &mut seen, #row);)
 }
 
 /// [`Closure::Answers`]: the base rules' answers, then, once for each
@@ -114,10 +137,10 @@ pub(super) fn closure_fn(
 pub(super) fn answers_worklist(
     reg: &mut Needs,
     c: &ClosurePlan,
-    arity: usize,
-    free: &[usize],
+    (arity, free): (usize, &[usize]),
+    arena: &proc_macro2::Ident,
 ) -> TokenStream {
-    let push = |row: TokenStream| quote!(push_new(&mut out, &mut seen, #row););
+    let push = |row: TokenStream| push_answer(arena, row);
     let base: Vec<TokenStream> = (c.base.iter())
         .map(|rule| rule_body(reg, rule, free, push))
         .collect();
@@ -127,8 +150,8 @@ pub(super) fn answers_worklist(
     let delta: Vec<_> = (0..free.len()).map(|j| param(arity + j)).collect();
     quote! {
         #({ #base })*
-        let mut next = 0;
-        while let Some(&[#(#delta),*]) = out.get(next) {
+        let mut next = start;
+        while let Some(&[#(#delta),*]) = self.#arena.get(next) {
             next += 1;
             #({ #steps })*
         }
@@ -156,7 +179,7 @@ pub(super) fn keys_worklist(
     reg: &mut Needs,
     c: &ClosurePlan,
     shape: &KeysShape,
-    keys: &proc_macro2::Ident,
+    (keys, arena): (&proc_macro2::Ident, &proc_macro2::Ident),
 ) -> TokenStream {
     let KeysShape {
         kept,
@@ -174,12 +197,13 @@ pub(super) fn keys_worklist(
         .collect();
     let answer = |row: TokenStream| {
         if agrees.is_empty() {
-            return quote!(push_new(&mut out, &mut seen, #row););
+            return push_answer(arena, row);
         }
+        let push = push_answer(arena, quote!(row));
         quote! {
             let row = #row;
             if next == 1 || (#(#agrees)&&*) {
-                push_new(&mut out, &mut seen, row);
+                #push
             }
         }
     };

@@ -127,9 +127,13 @@ pub(super) fn closure_fn(
 }
 
 /// The statement pushing an answer `row` to the end of `arena`, unless
-/// there since `start`.
+/// there since `start`. The row is built first: its terms may be made by
+/// the evaluation (`self.make_term`), which the arena's borrow excludes.
 fn push_answer(arena: &proc_macro2::Ident, row: TokenStream) -> TokenStream {
-    quote!(push_new_from(&mut self.#arena, start, &mut seen, #row);)
+    quote! {
+        let answer = #row;
+        push_new_from(&mut self.#arena, start, &mut seen, answer);
+    }
 }
 
 /// [`Closure::Answers`]: the base rules' answers, then, once for each
@@ -199,11 +203,10 @@ pub(super) fn keys_worklist(
         if agrees.is_empty() {
             return push_answer(arena, row);
         }
-        let push = push_answer(arena, quote!(row));
         quote! {
             let row = #row;
             if next == 1 || (#(#agrees)&&*) {
-                #push
+                push_new_from(&mut self.#arena, start, &mut seen, row);
             }
         }
     };

@@ -109,6 +109,8 @@ const LIFTED: &[&str] = &[
     // Timers counting down a square at a time: `next` rules copying the
     // state's words shifted (`or_bits_shifted`).
     "ggp-repository-base/factoringMediumTurtleBrain.kif",
+    // A closure with every argument free, asked once: no memo, no key.
+    "ggp-repository-base/coins.kif",
 ];
 
 /// Generates `specs` in process with `backend`; panics naming every game

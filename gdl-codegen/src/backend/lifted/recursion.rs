@@ -94,6 +94,10 @@ pub(super) fn closure_fn(
             keys_worklist(reg, c, &shape, (&keys, &arena))
         }
     };
+    // The key is the memo's, and the first of a worklist of keys.
+    let k = usize_lit(params.len());
+    let key = (memo_ty.is_some() || matches!(c.closure, Closure::Keys { .. }))
+        .then(|| quote!(let key: [u32; #k] = [#(#params),*];));
     let (lookup, store) = match memo_ty {
         Some(ty) => {
             fields.push(quote!(#memo: #ty));
@@ -113,7 +117,7 @@ pub(super) fn closure_fn(
         /// Its answers are rows `start..end` of its arena, found by a
         /// worklist through its recursive rules.
         fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
-            let key = [#(#params),*];
+            #key
             #lookup
             let start = self.#arena.len();
             let mut seen = Memo::default();

@@ -74,7 +74,7 @@ pub(super) fn closure_fn(
         format_ident!("memo_{}", name),
         format_ident!("arena_{}", name),
     );
-    let w = usize_lit(free.len());
+    let (w, k) = (usize_lit(free.len()), usize_lit(params.len()));
     let mut fields = vec![quote!(#arena: ::std::vec::Vec<[u32; #w]>)];
     let worklist = match &c.closure {
         Closure::Answers { .. } => answers_worklist(reg, c, (arity, free), &arena),
@@ -82,7 +82,6 @@ pub(super) fn closure_fn(
             kept, answering, ..
         } => {
             let keys = format_ident!("pool_keys_{}", name);
-            let k = usize_lit(params.len());
             fields.push(quote!(#keys: ::std::vec::Vec<[u32; #k]>));
             let shape = KeysShape {
                 kept,
@@ -95,7 +94,6 @@ pub(super) fn closure_fn(
         }
     };
     // The key is the memo's, and the first of a worklist of keys.
-    let k = usize_lit(params.len());
     let key = (memo_ty.is_some() || matches!(c.closure, Closure::Keys { .. }))
         .then(|| quote!(let key: [u32; #k] = [#(#params),*];));
     let (lookup, store) = match memo_ty {
@@ -207,10 +205,11 @@ pub(super) fn keys_worklist(
         if agrees.is_empty() {
             return push_answer(arena, row);
         }
+        let push = push_answer(arena, quote!(row));
         quote! {
             let row = #row;
             if next == 1 || (#(#agrees)&&*) {
-                push_new_from(&mut self.#arena, start, &mut seen, row);
+                #push
             }
         }
     };

@@ -22,6 +22,7 @@
 use crate::rules::{CRule, Lit, Pat};
 
 use super::join_order::{Adorn, EXISTS};
+use super::walk::{is_walk, StaticTuples};
 
 /// How a list of `rel` with a key is computed as a closure.
 pub enum Closure {
@@ -35,6 +36,9 @@ pub enum Closure {
         /// The adornment the step rules are planned with: the key's, and
         /// the appended parameters.
         step_adorn: Adorn,
+        /// Whether the one step is a walk from each answer (see
+        /// [`super::walk`]): no answer repeats, none is looked for.
+        walk: bool,
     },
     /// The recursion passes the answers through (amazonsTorus's
     /// `horizontalMove(x1, y, ?x3, ?y)` from the next square's): a worklist
@@ -52,7 +56,19 @@ pub enum Closure {
         /// Per step: whether it also finds base answers, its head extended
         /// by them after the keys (see [`merge_twins`]).
         answering: Vec<bool>,
+        /// Whether the one step is a walk (see [`super::walk`]): one key
+        /// at a time, none repeating.
+        walk: bool,
     },
+}
+
+impl Closure {
+    /// Whether the closure's one step is a walk (see [`super::walk`]).
+    pub fn is_walk(&self) -> bool {
+        match self {
+            Closure::Answers { walk, .. } | Closure::Keys { walk, .. } => *walk,
+        }
+    }
 }
 
 /// The closure of `rel` called with `adorn`, if `rel` is alone on its cycle
@@ -61,13 +77,14 @@ pub enum Closure {
 /// through ([`Closure::Answers`]) or its answers ([`Closure::Keys`]).
 /// `guard` is the relation of `rel`'s guard, if it has one (see
 /// [`super::guards`]); `once` says the call is asked once per key of its
-/// callers (see [`super::call_graph::CallGraph::asked_once`]).
+/// callers (see [`super::call_graph::CallGraph::asked_once`]); `statics`
+/// holds the static relations' tuples, which say whether the recursion is
+/// a walk.
 pub fn closure(
     rules: &[CRule],
-    rel: u32,
-    arity: usize,
-    adorn: Adorn,
+    (rel, arity, adorn): (u32, usize, Adorn),
     (guard, once): (Option<u32>, bool),
+    statics: &StaticTuples,
 ) -> Option<Closure> {
     let keys: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 1).collect();
     let free: Vec<usize> = (0..arity).filter(|i| adorn >> i & 1 == 0).collect();
@@ -100,14 +117,27 @@ pub fn closure(
         .collect();
     if let Some(steps) = answers {
         let extra = ((1u32 << free.len()) - 1) << arity;
+        let walk = match &steps[..] {
+            [step] => {
+                // The item is the answer: from the appended arguments.
+                let old = &step.head[arity..];
+                let new: Vec<Pat> = free.iter().map(|&f| step.head[f].clone()).collect();
+                let known: Vec<Pat> = (keys.iter().map(|&k| step.head[k].clone()))
+                    .chain(old.iter().cloned())
+                    .collect();
+                is_walk(step, &known, (old, &new), statics)
+            }
+            _ => false,
+        };
         return Some(Closure::Answers {
             base,
             steps,
             step_adorn: adorn | extra,
+            walk,
         });
     }
     keys_closure(
-        rules,
+        (rules, statics),
         base,
         &recursive,
         &guarded,
@@ -120,7 +150,7 @@ pub fn closure(
 /// guard's test (the literal at each's index), if every one passes the
 /// answers through; `guarded` are the same rules as written.
 fn keys_closure(
-    rules: &[CRule],
+    (rules, statics): (&[CRule], &StaticTuples),
     base: Vec<usize>,
     recursive: &[(CRule, usize)],
     guarded: &[(&CRule, usize)],
@@ -137,6 +167,14 @@ fn keys_closure(
         steps.push(step);
     }
     let (base, answering) = merge_twins(rules, base, &mut steps, guard, (arity, keys, free));
+    let walk = match &steps[..] {
+        [step] => {
+            let key: Vec<Pat> = keys.iter().map(|&k| step.head[k].clone()).collect();
+            let next = &step.head[arity..arity + keys.len()];
+            is_walk(step, &key, (&key, next), statics)
+        }
+        _ => false,
+    };
     // A recursion that passes its answers through only once its guard is
     // left out (amazons' `openPath`, whose guard reads the answers) was a
     // memoized recursion, which shares a key's answers between the calls
@@ -149,8 +187,10 @@ fn keys_closure(
     // chess.kif's `clear_column(u, v, ?y)`, a rook's ray from its square,
     // took 2.2% fewer instructions a playout as a worklist (whose every
     // key's base answer is the next square, blank or not).
+    // A walk shares nothing either: it costs each call no more than the
+    // first call of the memoized recursion costs.
     let blocked = (guarded.iter()).any(|&(rule, j)| keys_step(rule, j, keys, free).is_none());
-    if blocked && !base.is_empty() && !once {
+    if blocked && !base.is_empty() && !once && !walk {
         return None;
     }
     Some(Closure::Keys {
@@ -158,6 +198,7 @@ fn keys_closure(
         steps,
         kept: kept.unwrap_or_default(),
         answering,
+        walk,
     })
 }
 
@@ -412,7 +453,8 @@ mod tests {
             base,
             steps,
             step_adorn,
-        }) = closure(&reach(var(1)), 0, 2, 0b10, (None, false))
+            ..
+        }) = closure(&reach(var(1)), (0, 2, 0b10), (None, false), &[])
         else {
             panic!("a closure from the answers");
         };
@@ -432,7 +474,8 @@ mod tests {
             steps,
             kept,
             answering,
-        }) = closure(&reach(var(1)), 0, 2, 0b01, (None, false))
+            ..
+        }) = closure(&reach(var(1)), (0, 2, 0b01), (None, false), &[])
         else {
             panic!("a closure from the keys");
         };
@@ -474,13 +517,13 @@ mod tests {
     #[test]
     fn a_guarded_ray_is_one_step_that_finds_both_the_answer_and_the_next_key() {
         // With its guard kept, the step would read the answer `?c`.
-        assert!(closure(&ray(), 0, 2, 0b01, (Some(8), false)).is_none());
+        assert!(closure(&ray(), (0, 2, 0b01), (Some(8), false), &[]).is_none());
         let Some(Closure::Keys {
             base,
             steps,
             answering,
             ..
-        }) = closure(&ray(), 0, 2, 0b01, (Some(9), false))
+        }) = closure(&ray(), (0, 2, 0b01), (Some(9), false), &[])
         else {
             panic!("a closure from the keys");
         };
@@ -499,8 +542,9 @@ mod tests {
         rules[0].body.push(Lit::Pos(1, [var(1), var(0)].into()));
         // Only the guard's absence made it a closure: not one, unless the
         // call is asked once per key of its callers.
-        assert!(closure(&rules, 0, 2, 0b01, (Some(9), false)).is_none());
-        let Some(Closure::Keys { base, .. }) = closure(&rules, 0, 2, 0b01, (Some(9), true)) else {
+        assert!(closure(&rules, (0, 2, 0b01), (Some(9), false), &[]).is_none());
+        let Some(Closure::Keys { base, .. }) = closure(&rules, (0, 2, 0b01), (Some(9), true), &[])
+        else {
             panic!("a closure from the keys, asked once");
         };
         assert_eq!(base, vec![0]);
@@ -510,7 +554,7 @@ mod tests {
         }
         let Some(Closure::Keys {
             base, answering, ..
-        }) = closure(&rules, 0, 2, 0b01, (None, false))
+        }) = closure(&rules, (0, 2, 0b01), (None, false), &[])
         else {
             panic!("a closure from the keys");
         };
@@ -520,9 +564,9 @@ mod tests {
     #[test]
     fn no_closure_when_the_recursion_changes_what_it_would_pass_or_nothing_is_free() {
         // `reach(?c, ?a)`: neither the key nor the answer passes through.
-        assert!(closure(&reach(var(0)), 0, 2, 0b10, (None, false)).is_none());
-        assert!(closure(&reach(var(0)), 0, 2, 0b01, (None, false)).is_none());
-        assert!(closure(&reach(var(1)), 0, 2, 0b11, (None, false)).is_none());
-        assert!(closure(&reach(var(1)), 0, 2, 0b10 | EXISTS, (None, false)).is_none());
+        assert!(closure(&reach(var(0)), (0, 2, 0b10), (None, false), &[]).is_none());
+        assert!(closure(&reach(var(0)), (0, 2, 0b01), (None, false), &[]).is_none());
+        assert!(closure(&reach(var(1)), (0, 2, 0b11), (None, false), &[]).is_none());
+        assert!(closure(&reach(var(1)), (0, 2, 0b10 | EXISTS), (None, false), &[]).is_none());
     }
 }

@@ -213,7 +213,12 @@ impl Estimates {
     ) -> Option<Closure> {
         let once = !searched && self.once.contains(&(rel, adorn));
         let arity = self.arity[rel as usize];
-        closure(rules, rel, arity, adorn, (self.guard_rel(rel), once))
+        closure(
+            rules,
+            (rel, arity, adorn),
+            (self.guard_rel(rel), once),
+            &self.static_tuples,
+        )
     }
 
     /// Whether a call of `rel` is planned on its own cycle: in the rules of

@@ -66,6 +66,7 @@ pub mod statics;
 mod tables;
 pub mod term_order;
 pub mod term_tables;
+pub mod walk;
 pub mod widen;
 
 use std::collections::BTreeSet;

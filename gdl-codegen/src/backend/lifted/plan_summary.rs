@@ -177,9 +177,14 @@ fn function(n: &Namer, f: &FnPlan, out: &mut String) {
             None,
         ),
         Shape::Closure { closure, memo } => {
+            let how = if closure.closure.is_walk() {
+                "walk"
+            } else {
+                "worklist"
+            };
             let _ = writeln!(
                 out,
-                "\nfn {name}: closure by worklist, {}",
+                "\nfn {name}: closure by {how}, {}",
                 list_memo_text(memo.as_ref())
             );
             closure_lines(n, closure, out);

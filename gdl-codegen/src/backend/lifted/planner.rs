@@ -463,6 +463,7 @@ impl<'f> Round<'f> {
                 base,
                 steps,
                 step_adorn,
+                ..
             } => {
                 let own = step_adorn & ((1 << arity) - 1);
                 (own, *step_adorn, base, steps)

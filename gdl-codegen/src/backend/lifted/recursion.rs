@@ -76,13 +76,13 @@ pub(super) fn closure_fn(
     );
     let (w, k) = (usize_lit(free.len()), usize_lit(params.len()));
     let mut fields = vec![quote!(#arena: ::std::vec::Vec<[u32; #w]>)];
-    let worklist = match &c.closure {
-        Closure::Answers { .. } => answers_worklist(reg, c, (arity, free), &arena),
+    let walk = c.closure.is_walk();
+    let (worklist, first_key) = match &c.closure {
+        Closure::Answers { .. } => (answers_worklist(reg, c, (arity, free), &arena), false),
         Closure::Keys {
             kept, answering, ..
         } => {
             let keys = format_ident!("pool_keys_{}", name);
-            fields.push(quote!(#keys: ::std::vec::Vec<[u32; #k]>));
             let shape = KeysShape {
                 kept,
                 answering,
@@ -90,12 +90,17 @@ pub(super) fn closure_fn(
                 arity,
                 free,
             };
-            keys_worklist(reg, c, &shape, (&keys, &arena))
+            if walk {
+                (keys_walk(reg, c, &shape, &arena), !kept.is_empty())
+            } else {
+                fields.push(quote!(#keys: ::std::vec::Vec<[u32; #k]>));
+                (keys_worklist(reg, c, &shape, (&keys, &arena)), true)
+            }
         }
     };
-    // The key is the memo's, and the first of a worklist of keys.
-    let key = (memo_ty.is_some() || matches!(c.closure, Closure::Keys { .. }))
-        .then(|| quote!(let key: [u32; #k] = [#(#params),*];));
+    // The key is the memo's, and the first of the keys.
+    let key =
+        (memo_ty.is_some() || first_key).then(|| quote!(let key: [u32; #k] = [#(#params),*];));
     let (lookup, store) = match memo_ty {
         Some(ty) => {
             fields.push(quote!(#memo: #ty));
@@ -110,15 +115,22 @@ pub(super) fn closure_fn(
         }
         None => (quote!(), quote!()),
     };
+    // A walk meets no answer twice: no set of those seen.
+    let seen = (!walk).then(|| quote!(let mut seen = Memo::default();));
+    let how = if walk {
+        " found by a walk through its recursive rule."
+    } else {
+        " found by a worklist through its recursive rules."
+    };
     let f = quote! {
         #[doc = #doc]
-        /// Its answers are rows `start..end` of its arena, found by a
-        /// worklist through its recursive rules.
+        /// Its answers are rows `start..end` of its arena,
+        #[doc = #how]
         fn #name(&mut self, #(#params: u32),*) -> (u32, u32) {
             #key
             #lookup
             let start = self.#arena.len();
-            let mut seen = Memo::default();
+            #seen
             #worklist
             let answers = (start as u32, self.#arena.len() as u32);
             #store
@@ -129,9 +141,16 @@ pub(super) fn closure_fn(
 }
 
 /// The statement pushing an answer `row` to the end of `arena`, unless
-/// there since `start`. The row is built first: its terms may be made by
-/// the evaluation (`self.make_term`), which the arena's borrow excludes.
-fn push_answer(arena: &proc_macro2::Ident, row: TokenStream) -> TokenStream {
+/// there since `start` (a walk's answers, which do not repeat, are pushed
+/// as they come). The row is built first: its terms may be made by the
+/// evaluation (`self.make_term`), which the arena's borrow excludes.
+fn push_answer(arena: &proc_macro2::Ident, row: TokenStream, walk: bool) -> TokenStream {
+    if walk {
+        return quote! {
+            let answer = #row;
+            self.#arena.push(answer);
+        };
+    }
     quote! {
         let answer = #row;
         push_new_from(&mut self.#arena, start, &mut seen, answer);
@@ -146,7 +165,8 @@ pub(super) fn answers_worklist(
     (arity, free): (usize, &[usize]),
     arena: &proc_macro2::Ident,
 ) -> TokenStream {
-    let push = |row: TokenStream| push_answer(arena, row);
+    let walk = c.closure.is_walk();
+    let push = |row: TokenStream| push_answer(arena, row, walk);
     let base: Vec<TokenStream> = (c.base.iter())
         .map(|rule| rule_body(reg, rule, free, push))
         .collect();
@@ -174,6 +194,51 @@ pub(super) struct KeysShape<'a> {
     free: &'a [usize],
 }
 
+impl KeysShape<'_> {
+    /// The code pushing an answer `row` of a key's, unless the key is
+    /// not the first (`first` says whether it is) and the answer disagrees
+    /// with the first key (`key`) where the recursion keeps a variable.
+    fn answer(
+        &self,
+        arena: &proc_macro2::Ident,
+        (row, first): (TokenStream, &TokenStream),
+        walk: bool,
+    ) -> TokenStream {
+        if self.kept.is_empty() {
+            return push_answer(arena, row, walk);
+        }
+        let agrees = self.kept.iter().map(|&(fi, ki)| {
+            let (fi, ki) = (usize_lit(fi), usize_lit(ki));
+            quote!(row[#fi] == key[#ki])
+        });
+        let push = push_answer(arena, quote!(row), walk);
+        quote! {
+            let row = #row;
+            if #first || (#(#agrees)&&*) {
+                #push
+            }
+        }
+    }
+
+    /// The code of a step that answers too, whose row `both` is the next
+    /// key then the answer: `next_key` takes the key part.
+    fn both(
+        &self,
+        row: TokenStream,
+        next_key: impl Fn(TokenStream) -> TokenStream,
+        push_answer: &TokenStream,
+    ) -> TokenStream {
+        let k = self.params.len();
+        let key_part = (0..k).map(usize_lit);
+        let next_key = next_key(quote!([#(both[#key_part]),*]));
+        quote! {
+            let both = #row;
+            #next_key
+            #push_answer
+        }
+    }
+}
+
 /// [`Closure::Keys`]: from the first key, the keys the recursive rules
 /// derive, each once, and every key's base answers (from a later key, those
 /// agreeing with the first where the recursion keeps a variable); a step
@@ -188,31 +253,14 @@ pub(super) fn keys_worklist(
     (keys, arena): (&proc_macro2::Ident, &proc_macro2::Ident),
 ) -> TokenStream {
     let KeysShape {
-        kept,
         answering,
         params,
         arity,
         free,
+        ..
     } = *shape;
-    let agrees: Vec<TokenStream> = kept
-        .iter()
-        .map(|&(fi, ki)| {
-            let (fi, ki) = (usize_lit(fi), usize_lit(ki));
-            quote!(row[#fi] == key[#ki])
-        })
-        .collect();
-    let answer = |row: TokenStream| {
-        if agrees.is_empty() {
-            return push_answer(arena, row);
-        }
-        let push = push_answer(arena, quote!(row));
-        quote! {
-            let row = #row;
-            if next == 1 || (#(#agrees)&&*) {
-                #push
-            }
-        }
-    };
+    let first = quote!(next == 1);
+    let answer = |row: TokenStream| shape.answer(arena, (row, &first), false);
     let base: Vec<TokenStream> = (c.base.iter())
         .map(|rule| rule_body(reg, rule, free, answer))
         .collect();
@@ -225,16 +273,10 @@ pub(super) fn keys_worklist(
                 return rule_body(reg, rule, &computed, new_key);
             }
             let computed: Vec<usize> = (arity..arity + k + free.len()).collect();
-            let key_part = (0..k).map(usize_lit);
             let answer_part = (k..k + free.len()).map(usize_lit);
             let push_answer = answer(quote!([#(both[#answer_part]),*]));
             rule_body(reg, rule, &computed, |row| {
-                let key_part = key_part.clone();
-                quote! {
-                    let both = #row;
-                    push_new(&mut keys, &mut seen_keys, [#(both[#key_part]),*]);
-                    #push_answer
-                }
+                shape.both(row, new_key, &push_answer)
             })
         })
         .collect();
@@ -250,6 +292,63 @@ pub(super) fn keys_worklist(
             #({ #steps })*
         }
         self.#keys = keys;
+    }
+}
+
+/// [`Closure::Keys`] whose one step is a walk: the key is the parameters,
+/// replaced by the one the step derives until it derives none. No key
+/// comes back, so none is looked for.
+fn keys_walk(
+    reg: &mut Needs,
+    c: &ClosurePlan,
+    shape: &KeysShape,
+    arena: &proc_macro2::Ident,
+) -> TokenStream {
+    let KeysShape {
+        kept,
+        answering,
+        params,
+        arity,
+        free,
+    } = *shape;
+    let first = quote!(first);
+    let answer = |row: TokenStream| shape.answer(arena, (row, &first), true);
+    let base: Vec<TokenStream> = (c.base.iter())
+        .map(|rule| rule_body(reg, rule, free, answer))
+        .collect();
+    let new_key = |row: TokenStream| quote!(step = Some(#row););
+    let k = params.len();
+    let (rule, answers) = (&c.steps[0], answering[0]);
+    let width = usize_lit(k);
+    let step = if answers {
+        let computed: Vec<usize> = (arity..arity + k + free.len()).collect();
+        let answer_part = (k..k + free.len()).map(usize_lit);
+        let push_answer = answer(quote!([#(both[#answer_part]),*]));
+        rule_body(reg, rule, &computed, |row| {
+            shape.both(row, new_key, &push_answer)
+        })
+    } else {
+        let computed: Vec<usize> = (arity..arity + k).collect();
+        rule_body(reg, rule, &computed, new_key)
+    };
+    let (first_init, first_done) = if kept.is_empty() {
+        (quote!(), quote!())
+    } else {
+        (quote!(let mut first = true;), quote!(first = false;))
+    };
+    quote! {
+        #(let mut #params = #params;)*
+        #first_init
+        loop {
+            #({ #base })*
+            let mut step: Option<[u32; #width]> = None;
+            { #step }
+            #first_done
+            match step {
+                Some(next) => [#(#params),*] = next,
+                None => break,
+            }
+        }
     }
 }
 

@@ -135,8 +135,7 @@ impl Memoized {
 /// memoized.
 pub(super) fn recursive_test_fn(
     m: &Memoized,
-    active: proc_macro2::Ident,
-    fallback: TokenStream,
+    active: Option<(proc_macro2::Ident, TokenStream)>,
     precheck: Option<TokenStream>,
 ) -> (TokenStream, Vec<TokenStream>) {
     let Memoized {
@@ -171,19 +170,30 @@ pub(super) fn recursive_test_fn(
         }
         None => (quote!(#[doc = #doc]), name.clone()),
     };
+    // A call that may meet itself keeps a stack of the calls running; one
+    // that never does (see `walk::never_meets_itself`) needs none.
+    let unmemoized = match &active {
+        Some((active, fallback)) => quote! {
+            if self.#active.contains(&key) {
+                return #fallback;
+            }
+            self.calls += 1;
+            self.#active.push(key);
+            let found = self.#eval(#(#params),*);
+            self.#active.pop();
+            return found;
+        },
+        None => quote! {
+            self.calls += 1;
+            return self.#eval(#(#params),*);
+        },
+    };
     let f = quote! {
         #entry
         fn #memoized(&mut self, #(#params: u32),*) -> bool {
             let key = [#(#params),*];
             if self.calls < UNMEMOIZED_CALLS {
-                if self.#active.contains(&key) {
-                    return #fallback;
-                }
-                self.calls += 1;
-                self.#active.push(key);
-                let found = self.#eval(#(#params),*);
-                self.#active.pop();
-                return found;
+                #unmemoized
             }
             #lookup
             #pending
@@ -198,13 +208,11 @@ pub(super) fn recursive_test_fn(
         }
     };
     let memo_ty = m.memo_type(quote!(bool));
-    (
-        f,
-        vec![
-            quote!(#memo: #memo_ty),
-            quote!(#active: ::std::vec::Vec<[u32; #k]>),
-        ],
-    )
+    let mut fields = vec![quote!(#memo: #memo_ty)];
+    if let Some((active, _)) = active {
+        fields.push(quote!(#active: ::std::vec::Vec<[u32; #k]>));
+    }
+    (f, fields)
 }
 
 /// How a call with answers collects them: in a buffer from a pool, moved

@@ -158,10 +158,10 @@ pub(super) fn derived_fn(
         } => {
             let bodies = rule_bodies(facts, reg, (rel, adorn), &sig.free, None, bodies);
             let fallback = fallback(reg, &sig, rel, fb, &arena);
-            let m = memoized(&sig, Some(memo), bodies, Some(&fallback));
-            let active = format_ident!("active_{}", m.name);
+            let m = memoized(&sig, Some(memo), bodies, fallback.as_ref());
+            let active = fallback.map(|f| (format_ident!("active_{}", m.name), f));
             let precheck = guard_precheck(facts, reg, rel, *guard);
-            recursive_test_fn(&m, active, fallback, precheck)
+            recursive_test_fn(&m, active, precheck)
         }
         Shape::Answers {
             bodies,
@@ -172,7 +172,7 @@ pub(super) fn derived_fn(
         } => {
             let into = direct.then_some(&arena);
             let bodies = rule_bodies(facts, reg, (rel, adorn), &sig.free, into, bodies);
-            let fallback = fb.as_ref().map(|fb| fallback(reg, &sig, rel, fb, &arena));
+            let fallback = (fb.as_ref()).and_then(|fb| fallback(reg, &sig, rel, fb, &arena));
             let m = memoized(&sig, memo.as_ref(), bodies, fallback.as_ref());
             let collect = if *direct {
                 Collect::Direct {

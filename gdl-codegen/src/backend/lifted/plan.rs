@@ -198,6 +198,10 @@ pub enum Fallback {
         /// The component.
         comp: usize,
     },
+    /// None: the call never meets itself, its recursive calls progressing
+    /// along a static relation without cycles (see
+    /// [`super::walk::never_meets_itself`]).
+    Never,
 }
 
 /// The rules of a call.

@@ -270,6 +270,7 @@ fn fallback_text(n: &Namer, rel: u32, fallback: &Fallback) -> String {
     match fallback {
         Fallback::Closure { sub } => format!("met again: searches {}", call(n, rel, *sub)),
         Fallback::Table { comp } => format!("met again: reads component {comp}'s table"),
+        Fallback::Never => "never met again".to_string(),
     }
 }
 

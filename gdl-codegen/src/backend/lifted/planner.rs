@@ -29,6 +29,7 @@ use super::plan::{
     QueryLit, QueryPlans, RulePlan, Shape,
 };
 use super::run_time_tables::{self, OverBudget, RunTimeTable};
+use super::walk::never_meets_itself;
 use crate::front::ir::{Keyword, Program};
 use crate::rules::{CRule, Pat};
 use crate::stages::{stage, Stage};
@@ -374,7 +375,7 @@ impl<'f> Round<'f> {
         let memo = (!once).then(|| Memo {
             dense: (self.reg.dense_keys(facts, rel, adorn, &name)).map(|k| k.to_string()),
         });
-        let fallback = cyclic.then(|| self.fallback(rel, adorn));
+        let fallback = cyclic.then(|| self.fallback(rel, adorn, &bodies));
         match fallback {
             Some(fallback) if !has_free => Shape::RecursiveTest {
                 bodies,
@@ -590,11 +591,16 @@ impl<'f> Round<'f> {
         answers
     }
 
-    /// What a call of `rel` (on a cycle) with `adorn` met again while it
-    /// runs returns: a closure's answers that contain it, or else the
+    /// What a call of `rel` (on a cycle) with `adorn`, its rules planned as
+    /// `bodies`, met again while it runs returns: nothing where it never
+    /// meets itself, a closure's answers that contain it, or else the
     /// component's table.
-    fn fallback(&mut self, rel: u32, adorn: Adorn) -> Fallback {
+    fn fallback(&mut self, rel: u32, adorn: Adorn, bodies: &Bodies) -> Fallback {
         let me = Node::Fn(rel, adorn);
+        let statics = &self.reg.static_tuples;
+        if self.reg.alone_on_cycle(rel) && never_meets_itself(rel, bodies, statics) {
+            return Fallback::Never;
+        }
         if let Some(sub) = closure_fallback(self.facts, &self.reg, rel, adorn) {
             self.call(me, (rel, sub), Asked::Repeatedly);
             return Fallback::Closure { sub };

@@ -15,20 +15,22 @@ use super::plan::{ClosurePlan, CompPlan, Fallback};
 
 /// What a call of `rel` (the function `sig`) met again while it runs
 /// returns, as `fallback` plans it: whether a closure's answers contain
-/// its tuple, or the rows of its component's table matching its keys.
+/// its tuple, or the rows of its component's table matching its keys;
+/// nothing for a call that never meets itself.
 pub(super) fn fallback(
     reg: &Needs,
     sig: &Signature,
     rel: u32,
     fallback: &Fallback,
     arena: &proc_macro2::Ident,
-) -> TokenStream {
+) -> Option<TokenStream> {
     match *fallback {
         Fallback::Closure { sub } => {
             let search = closure_search(reg, sig, rel, sub);
-            quote!({ #search })
+            Some(quote!({ #search }))
         }
-        Fallback::Table { .. } => from_table(reg, rel, &sig.keys, &sig.free, arena),
+        Fallback::Table { .. } => Some(from_table(reg, rel, &sig.keys, &sig.free, arena)),
+        Fallback::Never => None,
     }
 }
 

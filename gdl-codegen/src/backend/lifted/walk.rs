@@ -12,6 +12,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::join_order::{Source, Step};
+use super::plan::Bodies;
 use crate::rules::{CRule, Lit, Pat};
 
 /// Per relation, its tuples if it is static (see
@@ -125,6 +127,100 @@ fn progresses(step: &CRule, old: &[Pat], new: &[Pat], statics: &StaticTuples) ->
     })
 }
 
+/// A way a recursive call progresses: from the caller's argument at a
+/// position to the call's, along two columns of a static relation whose
+/// rows, as edges between those columns, have no cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Order {
+    /// The argument position.
+    pub position: usize,
+    /// The static relation.
+    pub rel: u32,
+    /// Its columns holding the caller's value and the call's.
+    pub columns: (usize, usize),
+}
+
+/// The [`Order`]s along which a call with arguments `new` progresses from
+/// a caller's `old`, each proved by one of `lits` (the literals that run
+/// before the call, as relation and arguments).
+pub fn orders<'a>(
+    lits: impl Iterator<Item = (u32, &'a [Pat])> + Clone,
+    (old, new): (&[Pat], &[Pat]),
+    statics: &StaticTuples,
+) -> Vec<Order> {
+    let mut found = Vec::new();
+    for (position, (o, n)) in old.iter().zip(new).enumerate() {
+        let (Pat::Var(o), Pat::Var(n)) = (o, n) else {
+            continue;
+        };
+        if o == n {
+            continue;
+        }
+        for (rel, args) in lits.clone() {
+            let column = |v: u32| args.iter().position(|a| *a == Pat::Var(v));
+            let (Some(a), Some(b)) = (column(*o), column(*n)) else {
+                continue;
+            };
+            let order = Order {
+                position,
+                rel,
+                columns: (a, b),
+            };
+            if !found.contains(&order) && table(statics, rel).is_some_and(|t| acyclic(t, &[(a, b)]))
+            {
+                found.push(order);
+            }
+        }
+    }
+    found
+}
+
+/// Whether a call of `rel`, alone on its cycle, never meets itself while
+/// it runs, as `bodies` plan its rules: every recursive call progresses
+/// from its caller's arguments along one [`Order`] that all of them share,
+/// proved by a static literal that runs before it. chess.kif's
+/// `clear_col_ig(u, v, ..)` steps from `v` to the next rank in each of
+/// its recursive rules; such a test needs no stack of the calls running.
+pub fn never_meets_itself(rel: u32, bodies: &Bodies, statics: &StaticTuples) -> bool {
+    let Bodies::Rules { shared, rules, .. } = bodies else {
+        return false;
+    };
+    fn static_lit(s: &Step) -> Option<(u32, &[Pat])> {
+        match s {
+            Step::Lit {
+                source: Source::Static,
+                rel,
+                args,
+                negated: false,
+                ..
+            } => Some((*rel, &args[..])),
+            _ => None,
+        }
+    }
+    let mut common: Option<Vec<Order>> = None;
+    for plan in rules {
+        for (j, step) in plan.steps.iter().enumerate() {
+            let Step::Lit { rel: r, args, .. } = step else {
+                continue;
+            };
+            if *r != rel {
+                continue;
+            }
+            let before = (shared.iter().chain(&plan.steps[..j])).filter_map(static_lit);
+            let found = orders(before, (&plan.rule.head, args), statics);
+            let kept = match common.take() {
+                None => found,
+                Some(c) => c.into_iter().filter(|o| found.contains(o)).collect(),
+            };
+            if kept.is_empty() {
+                return false;
+            }
+            common = Some(kept);
+        }
+    }
+    common.is_some()
+}
+
 /// Whether the graph with an edge per row of `tuples`, from its values at
 /// the first columns of `pairs` to those at the second, has no cycle.
 fn acyclic(tuples: &[Vec<u32>], pairs: &[(usize, usize)]) -> bool {
@@ -216,6 +312,28 @@ mod tests {
         rule.num_vars = 4;
         let (old, new) = ([var(0), var(1)], [var(0), var(2)]);
         assert!(!is_walk(&rule, &old, (&old, &new), &statics()));
+    }
+
+    #[test]
+    fn a_call_progresses_along_a_literal_before_it() {
+        let rule = step(1);
+        let lits = rule.body.iter().filter_map(|l| match l {
+            Lit::Pos(rel, args) => Some((*rel, &args[..])),
+            _ => None,
+        });
+        let (old, new) = ([var(0), var(1)], [var(0), var(2)]);
+        let found = orders(lits.clone(), (&old, &new), &statics());
+        assert_eq!(
+            found,
+            vec![Order {
+                position: 1,
+                rel: 1,
+                columns: (0, 1)
+            }]
+        );
+        // Along a relation that comes back, no order.
+        let back = [(2, &[var(1), var(2)][..])];
+        assert!(orders(back.into_iter(), (&old, &new), &statics()).is_empty());
     }
 
     #[test]

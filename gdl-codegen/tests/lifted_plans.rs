@@ -536,7 +536,7 @@ fn a_recursive_call_off_its_cycle_finds_the_rows_the_samples_count() {
     let summary = game.plan().summary();
     for rel in ["somesizeinrow_3", "somesizeincol_3"] {
         assert!(
-            summary.contains(&format!("fn {rel}_bff: closure by worklist")),
+            summary.contains(&format!("fn {rel}_bff: closure by walk")),
             "{rel} is not walked once per line:\n{summary}"
         );
         assert!(

@@ -150,6 +150,16 @@ pub const MAX_WORK: u64 = 2_000_000;
 /// unmeasured: a structural limit (323d741), not a cost.
 pub const MAX_ARITY: usize = 30;
 
+// ---- Walks (walk) --------------------------------------------------------
+
+/// Most rows of a static table read to tell whether a recursion is a walk
+/// or never meets itself: the checks read every row (functional, and a
+/// graph without cycles) each time the planner asks.
+///
+/// A compile-time budget, unmeasured: chess.kif's rays read tables of 7
+/// rows (`next_rank`); the corpus's static tables reach a few million.
+pub const MAX_WALK_TABLE_ROWS: usize = 100_000;
+
 // ---- Join order (join_order) -------------------------------------------
 
 /// Bodies of at most this many literals are ordered by an exhaustive search

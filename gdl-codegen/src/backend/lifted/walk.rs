@@ -12,6 +12,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::cost::MAX_WALK_TABLE_ROWS;
 use super::join_order::{Source, Step};
 use super::plan::Bodies;
 use crate::rules::{CRule, Lit, Pat};
@@ -19,10 +20,6 @@ use crate::rules::{CRule, Lit, Pat};
 /// Per relation, its tuples if it is static (see
 /// [`super::facts::Facts::statics`]).
 pub type StaticTuples = [Option<Vec<Vec<u32>>>];
-
-/// Static tables above this many rows are not read for a walk: the checks
-/// below read every row, at every planning round.
-const MAX_TABLE_ROWS: usize = 100_000;
 
 /// Whether `step`, a closure's recursive rule with the recursive literal
 /// taken out, derives from the item `old` at most one `new` item, and
@@ -45,7 +42,7 @@ pub fn is_walk(
 
 /// The tuples of `rel` if it is static and small enough to read.
 fn table(statics: &StaticTuples, rel: u32) -> Option<&Vec<Vec<u32>>> {
-    (statics.get(rel as usize)?.as_ref()).filter(|t| t.len() <= MAX_TABLE_ROWS)
+    (statics.get(rel as usize)?.as_ref()).filter(|t| t.len() <= MAX_WALK_TABLE_ROWS)
 }
 
 /// Whether every variable of `step`'s positive literals follows from the

@@ -82,7 +82,7 @@ impl Pat {
 }
 
 /// A body literal of a compiled rule.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Lit {
     /// The atom `rel(args)` holds.
     Pos(u32, Box<[Pat]>),

@@ -67,7 +67,77 @@ pub fn factor(rules: &mut Vec<CRule>, first: u32, dynamic: impl Fn(u32) -> bool)
             .collect();
     }
     rules.extend(new_rules);
+    merge_alike(rules, first, &mut parts);
     parts
+}
+
+/// Merges the parts of rules alike but for the part each calls, with the
+/// same arguments: chess.kif's `threatened(o, x, y, ix, iy)` by a pawn, a
+/// knight or the king reads `(o, x, y)` in three rules otherwise the same
+/// (`(coordinate ?ix) (coordinate ?iy)`), three parts each looked up in a
+/// memo of its own. The first rule's part gets the others' bodies and the
+/// others go: one lookup. Rules that differ in more than their part stay
+/// (merging two parts of each would answer their mixtures). The parts left
+/// are numbered from `first` again, in order.
+fn merge_alike(rules: &mut Vec<CRule>, first: u32, parts: &mut Vec<Part>) {
+    let n = parts.len() as u32;
+    let is_part = |r: u32| (first..first + n).contains(&r);
+    // Per part, the part it merges into.
+    let mut into: Vec<u32> = (0..n).collect();
+    let mut dropped = vec![false; rules.len()];
+    for i in 0..rules.len() {
+        if is_part(rules[i].head_rel) {
+            continue;
+        }
+        let twin = (0..i)
+            .filter(|&j| !dropped[j])
+            .find_map(|j| alike(&rules[j], &rules[i], is_part));
+        if let Some((kept, gone)) = twin {
+            into[(gone - first) as usize] = into[(kept - first) as usize];
+            dropped[i] = true;
+        }
+    }
+    if !dropped.contains(&true) {
+        return;
+    }
+    let mut kept = dropped.iter().map(|d| !d);
+    rules.retain(|_| kept.next().unwrap_or(true));
+    // The surviving parts, numbered in order.
+    let survivors: Vec<u32> = (0..n).filter(|&p| into[p as usize] == p).collect();
+    let renumber = |r: u32| {
+        if !is_part(r) {
+            return r;
+        }
+        let root = into[(r - first) as usize];
+        first + survivors.iter().position(|&p| p == root).unwrap_or(0) as u32
+    };
+    for rule in rules.iter_mut() {
+        rule.head_rel = renumber(rule.head_rel);
+        for lit in &mut rule.body {
+            if let Lit::Pos(r, _) | Lit::Neg(r, _) = lit {
+                *r = renumber(*r);
+            }
+        }
+    }
+    let old = std::mem::take(parts);
+    *parts = (old.into_iter().enumerate())
+        .filter(|&(p, _)| into[p] == p as u32)
+        .map(|(_, part)| part)
+        .collect();
+}
+
+/// The parts `(a's, b's)` that rules `a` and `b` call where they differ,
+/// if that is all they differ in: the same head, and the same body but for
+/// one literal, a call of a part in each with the same arguments.
+fn alike(a: &CRule, b: &CRule, is_part: impl Fn(u32) -> bool) -> Option<(u32, u32)> {
+    if a.head_rel != b.head_rel || a.head != b.head || a.body.len() != b.body.len() {
+        return None;
+    }
+    let mut differ = a.body.iter().zip(&b.body).filter(|(x, y)| x != y);
+    let (Lit::Pos(p, xs), Lit::Pos(q, ys)) = differ.next()? else {
+        return None;
+    };
+    (differ.next().is_none() && is_part(*p) && is_part(*q) && xs == ys).then_some((*p, *q))
 }
 
 /// Whether a component of `rule`'s body (its `literals`, reading the head
@@ -200,6 +270,26 @@ mod tests {
         assert_eq!(part.head_rel, 5);
         assert_eq!(&*part.head, &[var(0), var(1), var(2)]);
         assert_eq!(part.body.len(), 2);
+    }
+
+    #[test]
+    fn rules_alike_but_for_their_parts_share_one_part() {
+        // Threatened by a knight (relation 2) too: the same rule but for
+        // the relation of the part.
+        let mut knight = threatened();
+        knight.body[1] = pos(2, &[5, 1, 2]);
+        // And by a rule that also tests `?ix` against relation 2: not alike.
+        let mut other = threatened();
+        other.body.push(pos(2, &[3, 3, 3]));
+        let mut rules = vec![threatened(), knight, other];
+        let parts = factor(&mut rules, 5, |r| r < 3);
+        assert_eq!(parts, [Part { of: 0, arity: 3 }, Part { of: 0, arity: 3 }]);
+        let heads: Vec<u32> = rules.iter().map(|r| r.head_rel).collect();
+        // The two rules of relation 0 left, the first part's two rules,
+        // the second's one.
+        assert_eq!(heads, [0, 0, 5, 5, 6]);
+        assert!(matches!(&rules[1].body[0], Lit::Pos(6, _)));
+        assert!(matches!(&rules[3].body[1], Lit::Pos(2, _)));
     }
 
     #[test]

@@ -546,6 +546,46 @@ fn a_recursive_call_off_its_cycle_finds_the_rows_the_samples_count() {
     }
 }
 
+/// chess.kif's rays are walks, the tests of its rays never meet
+/// themselves, and its threats by a pawn, a knight or the king share one
+/// part: `clear_diagonal_ne(u, v, ?x, ?y)` steps to the next square by
+/// `next_file` and `next_rank` (a row per square, and files never come
+/// back), and so does `clear_col_ig(u, v, x, y, ix, iy)` in each of its
+/// recursive rules. amazonsTorus's `openPath` comes back around the torus:
+/// a worklist that looks its keys up.
+#[test]
+fn rays_are_walks_and_alike_threats_share_a_part() {
+    let summary = Game::corpus("ggp-repository-base/chess.kif")
+        .plan()
+        .summary();
+    let line = |f: &str| {
+        (summary.lines())
+            .find(|l| l.starts_with(&format!("fn {f}: ")))
+            .unwrap_or_else(|| panic!("no {f}:\n{summary}"))
+            .to_owned()
+    };
+    for f in [
+        "clear_diagonal_ne_4_bbff",
+        "clear_diagonal_ne_4_ffbb",
+        "clear_column_3_bbf",
+        "clear_row_3_fbb",
+    ] {
+        assert!(line(f).contains("closure by walk"), "{}", line(f));
+    }
+    for f in ["clear_col_ig_6_bbbbbb", "clear_diagonal_se_ig_6_bbbbbb"] {
+        assert!(line(f).contains("never met again"), "{}", line(f));
+    }
+    let part = format!("{}\n  compiled ground", line("threatened_5_part0_bbb"));
+    assert!(summary.contains(&part), "{summary}");
+    assert!(!summary.contains("threatened_5_part1"), "{summary}");
+    let torus = Game::corpus("ggp-repository-base/amazonsTorus_10x10.kif");
+    let summary = torus.plan().summary();
+    assert!(
+        summary.contains("fn openpath_5_bbffb: closure by worklist"),
+        "{summary}"
+    );
+}
+
 /// A recursion that passes the tested answer through and finds answers at
 /// one key only is tested from its closure: QUEENS's
 /// `knoterephall(row, count, total)` sums a count row by row and gives the

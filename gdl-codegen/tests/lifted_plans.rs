@@ -578,6 +578,21 @@ fn rays_are_walks_and_alike_threats_share_a_part() {
     let part = format!("{}\n  compiled ground", line("threatened_5_part0_bbb"));
     assert!(summary.contains(&part), "{summary}");
     assert!(!summary.contains("threatened_5_part1"), "{summary}");
+    // chess_200's open stretch from a square is a walk despite its guard
+    // (callers share its keys), priced as the recursion it replaced: a
+    // test of one stretch searches, its guard first, and does not list
+    // every stretch from the square (44% more instructions a playout).
+    let summary = Game::corpus("ggp-repository-base/chess_200.kif")
+        .plan()
+        .summary();
+    assert!(
+        summary.contains("fn openstretch_5_bbffb: closure by walk"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("(call, bound bbbbb) -> openstretch_5_bbbbb"),
+        "{summary}"
+    );
     let torus = Game::corpus("ggp-repository-base/amazonsTorus_10x10.kif");
     let summary = torus.plan().summary();
     assert!(

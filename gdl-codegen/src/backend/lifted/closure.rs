@@ -59,6 +59,10 @@ pub enum Closure {
         /// Whether the one step is a walk (see [`super::walk`]): one key
         /// at a time, none repeating.
         walk: bool,
+        /// Whether it is a closure only for being a walk: its guard's
+        /// absence lets it pass its answers through, and it is asked
+        /// again for keys its callers share (see [`keys_closure`]).
+        despite_guard: bool,
     },
 }
 
@@ -68,6 +72,18 @@ impl Closure {
         match self {
             Closure::Answers { walk, .. } | Closure::Keys { walk, .. } => *walk,
         }
+    }
+
+    /// Whether it is a closure only for being a walk (see
+    /// [`Closure::Keys`]'s `despite_guard`).
+    pub fn despite_guard(&self) -> bool {
+        matches!(
+            self,
+            Closure::Keys {
+                despite_guard: true,
+                ..
+            }
+        )
     }
 }
 
@@ -190,7 +206,8 @@ fn keys_closure(
     // A walk shares nothing either: it costs each call no more than the
     // first call of the memoized recursion costs.
     let blocked = (guarded.iter()).any(|&(rule, j)| keys_step(rule, j, keys, free).is_none());
-    if blocked && !base.is_empty() && !once && !walk {
+    let despite_guard = blocked && !base.is_empty() && !once;
+    if despite_guard && !walk {
         return None;
     }
     Some(Closure::Keys {
@@ -199,6 +216,7 @@ fn keys_closure(
         kept: kept.unwrap_or_default(),
         answering,
         walk,
+        despite_guard,
     })
 }
 

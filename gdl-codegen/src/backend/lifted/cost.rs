@@ -160,17 +160,6 @@ pub const MAX_ARITY: usize = 30;
 /// rows (`next_rank`); the corpus's static tables reach a few million.
 pub const MAX_WALK_TABLE_ROWS: usize = 100_000;
 
-/// Most answers a call of a walk finds, by the sampled states, for it to
-/// have no memo: a walk of a few steps costs about what a memo's lookup and
-/// store cost, and its memo hits only where callers meet the same key
-/// (chess.kif's diagonal rays from each bishop's and queen's square, 1.8
-/// squares a call; nonogram's runs of marked cells in a row, about 11, are
-/// asked again for each length and keep theirs).
-///
-/// Set with the feature (5d8356f: chess.kif 5.10 M -> 5.01 M instructions a
-/// playout).
-pub const MAX_UNMEMOIZED_WALK_ROWS: f64 = 4.0;
-
 // ---- Join order (join_order) -------------------------------------------
 
 /// Bodies of at most this many literals are ordered by an exhaustive search

@@ -22,8 +22,6 @@ struct Namer<'a> {
     program: &'a Program,
     facts: &'a Facts,
     rels: &'a Relations,
-    /// The calls asked once per key of their callers.
-    once: &'a rustc_hash::FxHashSet<(u32, Adorn)>,
 }
 
 impl LiftedPlan {
@@ -34,7 +32,6 @@ impl LiftedPlan {
             program,
             facts,
             rels: &self.rels,
-            once: &self.once,
         };
         let mut out = String::new();
         let comps = self.items.len() - self.functions();
@@ -185,11 +182,11 @@ fn function(n: &Namer, f: &FnPlan, out: &mut String) {
             } else {
                 "worklist"
             };
-            let memo = match memo {
-                None if !n.once.contains(&(f.rel, f.adorn)) => "no memo (a short walk)".into(),
-                memo => list_memo_text(memo.as_ref()),
-            };
-            let _ = writeln!(out, "\nfn {name}: closure by {how}, {memo}");
+            let _ = writeln!(
+                out,
+                "\nfn {name}: closure by {how}, {}",
+                list_memo_text(memo.as_ref())
+            );
             closure_lines(n, closure, out);
             return;
         }

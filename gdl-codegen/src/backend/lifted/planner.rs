@@ -338,14 +338,8 @@ impl<'f> Round<'f> {
             .flatten()
         {
             // Asked once per key of its callers, a closure's memo would
-            // only be written; a short walk costs little more than the
-            // memo's lookup and store (see `MAX_UNMEMOIZED_WALK_ROWS`).
-            let arity = self.reg.arity[rel as usize];
-            let short_walk = c.is_walk()
-                && (self.reg.samples.rows(rel, u64::from(adorn), arity))
-                    .is_some_and(|rows| rows <= cost::MAX_UNMEMOIZED_WALK_ROWS);
-            let once = self.reg.once.contains(&(rel, adorn));
-            let memo = (!once && !short_walk).then(|| Memo {
+            // only be written.
+            let memo = (!self.reg.once.contains(&(rel, adorn))).then(|| Memo {
                 dense: (self.reg.dense_keys(facts, rel, adorn, &name)).map(|k| k.to_string()),
             });
             let closure = self.closure(me, rel, c, adorn);

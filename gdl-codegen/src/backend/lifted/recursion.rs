@@ -11,7 +11,7 @@ use super::functions::Signature;
 use super::join_order::Adorn;
 use super::module::usize_lit;
 use super::needs::Needs;
-use super::plan::{ClosurePlan, CompPlan, Fallback};
+use super::plan::{ClosurePlan, CompPlan, Fallback, RulePlan};
 
 /// What a call of `rel` (the function `sig`) met again while it runs
 /// returns, as `fallback` plans it: whether a closure's answers contain
@@ -222,22 +222,32 @@ impl KeysShape<'_> {
         }
     }
 
-    /// The code of a step that answers too, whose row `both` is the next
-    /// key then the answer: `next_key` takes the key part.
-    fn both(
+    /// The code of step `rule`, which computes the next key (handed to
+    /// `new_key`) and, if it `answers` too, an answer after it (handed to
+    /// `answer`).
+    fn step(
         &self,
-        row: TokenStream,
-        next_key: impl Fn(TokenStream) -> TokenStream,
-        push_answer: &TokenStream,
+        reg: &mut Needs,
+        (rule, answers): (&RulePlan, bool),
+        answer: impl Fn(TokenStream) -> TokenStream,
+        new_key: impl Fn(TokenStream) -> TokenStream,
     ) -> TokenStream {
-        let k = self.params.len();
-        let key_part = (0..k).map(usize_lit);
-        let next_key = next_key(quote!([#(both[#key_part]),*]));
-        quote! {
-            let both = #row;
-            #next_key
-            #push_answer
+        let (k, arity, f) = (self.params.len(), self.arity, self.free.len());
+        if !answers {
+            let computed: Vec<usize> = (arity..arity + k).collect();
+            return rule_body(reg, rule, &computed, new_key);
         }
+        let computed: Vec<usize> = (arity..arity + k + f).collect();
+        let (key_part, answer_part) = ((0..k).map(usize_lit), (k..k + f).map(usize_lit));
+        let next_key = new_key(quote!([#(both[#key_part]),*]));
+        let push_answer = answer(quote!([#(both[#answer_part]),*]));
+        rule_body(reg, rule, &computed, |row| {
+            quote! {
+                let both = #row;
+                #next_key
+                #push_answer
+            }
+        })
     }
 }
 
@@ -257,7 +267,6 @@ pub(super) fn keys_worklist(
     let KeysShape {
         answering,
         params,
-        arity,
         free,
         ..
     } = *shape;
@@ -267,20 +276,8 @@ pub(super) fn keys_worklist(
         .map(|rule| rule_body(reg, rule, free, answer))
         .collect();
     let new_key = |row: TokenStream| quote!(push_new(&mut keys, &mut seen_keys, #row););
-    let k = params.len();
     let steps: Vec<TokenStream> = (c.steps.iter().zip(answering))
-        .map(|(rule, &answers)| {
-            if !answers {
-                let computed: Vec<usize> = (arity..arity + k).collect();
-                return rule_body(reg, rule, &computed, new_key);
-            }
-            let computed: Vec<usize> = (arity..arity + k + free.len()).collect();
-            let answer_part = (k..k + free.len()).map(usize_lit);
-            let push_answer = answer(quote!([#(both[#answer_part]),*]));
-            rule_body(reg, rule, &computed, |row| {
-                shape.both(row, new_key, &push_answer)
-            })
-        })
+        .map(|(rule, &answers)| shape.step(reg, (rule, answers), answer, new_key))
         .collect();
     quote! {
         let mut keys = ::core::mem::take(&mut self.#keys);
@@ -310,8 +307,8 @@ fn keys_walk(
         kept,
         answering,
         params,
-        arity,
         free,
+        ..
     } = *shape;
     let first = quote!(first);
     let answer = |row: TokenStream| shape.answer(arena, (row, &first), true);
@@ -319,20 +316,8 @@ fn keys_walk(
         .map(|rule| rule_body(reg, rule, free, answer))
         .collect();
     let new_key = |row: TokenStream| quote!(step = Some(#row););
-    let k = params.len();
-    let (rule, answers) = (&c.steps[0], answering[0]);
-    let width = usize_lit(k);
-    let step = if answers {
-        let computed: Vec<usize> = (arity..arity + k + free.len()).collect();
-        let answer_part = (k..k + free.len()).map(usize_lit);
-        let push_answer = answer(quote!([#(both[#answer_part]),*]));
-        rule_body(reg, rule, &computed, |row| {
-            shape.both(row, new_key, &push_answer)
-        })
-    } else {
-        let computed: Vec<usize> = (arity..arity + k).collect();
-        rule_body(reg, rule, &computed, new_key)
-    };
+    let step = shape.step(reg, (&c.steps[0], answering[0]), answer, new_key);
+    let width = usize_lit(params.len());
     let (first_init, first_done) = if kept.is_empty() {
         (quote!(), quote!())
     } else {

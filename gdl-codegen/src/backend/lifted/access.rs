@@ -247,7 +247,7 @@ impl TablePlan {
     /// Walks the body of rule `r`, whose solution builds the `wanted`
     /// columns.
     fn rule(&mut self, rels: &Relations, r: &mut RulePlan, wanted: &[Column]) {
-        r.access = self.body(rels, (&r.steps, &r.access), r.rule.num_vars, wanted);
+        r.access = self.body(rels, (&r.steps, &r.access), (r.rule.num_vars, 0), wanted);
     }
 
     /// Decides the bodies of the function of `rel` called with `adorn`.
@@ -291,29 +291,38 @@ impl TablePlan {
                 access,
             } => {
                 let steps = widening.steps(arity, adorn, *source);
-                *access = self.body(rels, (&steps, access), arity, &[]);
+                *access = self.body(rels, (&steps, access), (arity, 0), &[]);
             }
             Bodies::Rules {
                 shared,
                 shared_access,
                 rules,
+                openings,
             } => {
-                for r in rules {
-                    self.rule(rels, r, &[]);
+                for (i, r) in rules.iter_mut().enumerate() {
+                    // A scan of an opening takes no step of a rule's own.
+                    let opening = (openings.iter())
+                        .find(|o| (o.first..o.first + o.rules).contains(&i))
+                        .map_or(0, |o| o.steps);
+                    let given = (&r.steps[..], &r.access);
+                    r.access = self.body(rels, given, (r.rule.num_vars, opening), &[]);
                 }
-                *shared_access = self.body(rels, (shared, shared_access), arity, &[]);
+                let given = (&shared[..], &*shared_access);
+                *shared_access = self.body(rels, given, (arity, 0), &[]);
             }
         }
     }
 
     /// The scans of a body of `steps` over `num_vars` variables whose
     /// solution builds the `wanted` columns: decided, or `given` kept
-    /// ([`Mode`]); the tables they read added.
+    /// ([`Mode`]); the tables they read added. A scan among the first
+    /// `opening` steps (shared with other rules, see
+    /// [`super::openings`]) takes none after them.
     fn body(
         &mut self,
         rels: &Relations,
         (steps, given): (&[Step], &BodyAccess),
-        num_vars: usize,
+        (num_vars, opening): (usize, usize),
         wanted: &[Column],
     ) -> BodyAccess {
         let mut bound = vec![false; num_vars];
@@ -332,7 +341,8 @@ impl TablePlan {
                     negated: false,
                     ..
                 } if !args[0].bound_by(&bound) => {
-                    let rest = (&steps[i + 1..], &mut absorbed[i + 1..]);
+                    let end = if i < opening { opening } else { steps.len() };
+                    let rest = (&steps[i + 1..end], &mut absorbed[i + 1..end]);
                     let scan = match self.mode {
                         Mode::Decide => self.scan(rels, &args[0], rest, &mut bound, wanted),
                         Mode::Keep => {

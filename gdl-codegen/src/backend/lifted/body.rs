@@ -1,6 +1,8 @@
 //! Rule bodies as Rust: a plan's steps become nested `for`, `if` and `let`
 //! around what a solution does (return `true`, or push the head's values).
 
+use std::ops::Range;
+
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -8,6 +10,7 @@ use super::access::{BodyAccess, ScanPlan};
 use super::filters;
 use super::join_order::{Adorn, Source, Step};
 use super::needs::Needs;
+use super::plan::Lazy;
 use super::prejoin::{self, Column};
 use crate::rules::Pat;
 
@@ -57,6 +60,11 @@ pub struct Body<'r> {
     /// Terms and bits a static join of a scan gives (see [`prejoin`]), with
     /// the variable holding each.
     columns: Vec<(Column, Ident)>,
+    /// Tests run at most once per binding of their variables, each with
+    /// the variable keeping its answer (see [`super::openings`]).
+    lazy: Vec<(Lazy, Ident)>,
+    /// The variable keeping the answer of the test being printed, if lazy.
+    cache: Option<Ident>,
 }
 
 /// A literal of a static or derived relation being printed: its relation
@@ -102,15 +110,57 @@ impl<'r> Body<'r> {
             rows_read: Vec::new(),
             within,
             columns: Vec::new(),
+            lazy: Vec::new(),
+            cache: None,
         }
+    }
+
+    /// A body going on inside this one (over at least `num_vars`
+    /// variables), from what it has bound, closed on its own: one of the
+    /// rules sharing this body's steps (see [`super::openings`]).
+    pub fn fork(&mut self, num_vars: usize) -> Body<'_> {
+        let mut bound = self.bound.clone();
+        bound.resize(num_vars.max(bound.len()), false);
+        Body {
+            reg: &mut *self.reg,
+            bound,
+            wraps: Vec::new(),
+            fresh: self.fresh,
+            matched: self.matched.clone(),
+            scanned: self.scanned.clone(),
+            last_scan: None,
+            rows_read: Vec::new(),
+            within: self.within,
+            columns: self.columns.clone(),
+            lazy: Vec::new(),
+            cache: None,
+        }
+    }
+
+    /// Marks the `lazy` tests, each with the variable keeping its answer:
+    /// the variable is declared before the step its [`Lazy::anchor`] names,
+    /// and the test reads it.
+    pub fn lazy(&mut self, lazy: Vec<(Lazy, Ident)>) {
+        self.lazy = lazy;
     }
 
     /// Adds the code of the steps, each scan of the state as `access`
     /// plans it: the static tests it takes as filters and the static steps
     /// it joins leave the steps (see [`super::access`]).
     pub fn steps(&mut self, steps: &[Step], access: &BodyAccess) {
+        self.steps_in(steps, access, 0..steps.len());
+    }
+
+    /// [`Body::steps`] for the steps in `range` only: those before it
+    /// printed by the body this one is forked from, none of them taking
+    /// one of these.
+    pub fn steps_in(&mut self, steps: &[Step], access: &BodyAccess, range: Range<usize>) {
         let mut absorbed = vec![false; steps.len()];
-        for (i, s) in steps.iter().enumerate() {
+        for i in range {
+            let s = &steps[i];
+            for (_, name) in self.lazy.iter().filter(|(l, _)| l.anchor == i) {
+                (self.wraps).push(Wrap::Stmt(quote!(let mut #name: Option<bool> = None;)));
+            }
             if absorbed[i] {
                 continue;
             }
@@ -142,7 +192,13 @@ impl<'r> Body<'r> {
                     args,
                     negated,
                     bound,
-                } => self.literal(*source, *rel, args, *negated, *bound),
+                } => {
+                    self.cache = (self.lazy.iter())
+                        .find(|(l, _)| l.step == i)
+                        .map(|(_, name)| name.clone());
+                    self.literal(*source, *rel, args, *negated, *bound);
+                    self.cache = None;
+                }
             }
         }
     }
@@ -448,8 +504,19 @@ impl<'r> Body<'r> {
         let test = *all || bound & super::join_order::EXISTS != 0;
         let f = self.reg.call_name(*rel, *bound);
         if test {
-            self.wraps
-                .push(Wrap::If(quote!(#not self.#f(#(#key_vals),*))));
+            let cond = quote!(#not self.#f(#(#key_vals),*));
+            let cond = match self.cache.take() {
+                Some(c) => quote!(match #c {
+                    Some(answer) => answer,
+                    None => {
+                        let answer = #cond;
+                        #c = Some(answer);
+                        answer
+                    }
+                }),
+                None => cond,
+            };
+            self.wraps.push(Wrap::If(cond));
         } else {
             // The answers are a range of the call's arena, read by
             // index: the loop's body may call on and add to it.

@@ -50,6 +50,7 @@ pub mod masks;
 pub mod memo;
 pub mod module;
 pub mod needs;
+pub mod openings;
 pub mod plan;
 pub mod plan_summary;
 pub mod planner;

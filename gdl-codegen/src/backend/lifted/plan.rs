@@ -227,7 +227,33 @@ pub enum Bodies {
         shared_access: BodyAccess,
         /// The rules' plans.
         rules: Vec<RulePlan>,
+        /// Runs of rules printed as one loop nest over the steps they
+        /// open with (see [`super::openings`]), in order.
+        openings: Vec<Opening>,
     },
+}
+
+/// Consecutive rules of a call that open with the same steps (over the
+/// same variables): printed once, each rule's own steps inside.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The first rule's index.
+    pub first: usize,
+    /// The number of rules.
+    pub rules: usize,
+    /// The number of steps they share.
+    pub steps: usize,
+}
+
+/// A test moved after steps that run for every binding of its variables,
+/// run at most once per binding: its answer is kept in a variable
+/// declared where they are bound (see [`super::openings`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lazy {
+    /// The test's step.
+    pub step: usize,
+    /// The step before which its answer's variable is declared.
+    pub anchor: usize,
 }
 
 /// A rule and its join order.
@@ -243,6 +269,9 @@ pub struct RulePlan {
     pub costs: Vec<Option<(f64, f64)>>,
     /// How its scans read the state and the tables.
     pub access: BodyAccess,
+    /// Its tests run at most once per binding of their variables, after
+    /// steps that do not bind any of them.
+    pub lazy: Vec<Lazy>,
 }
 
 /// A closure's rules, planned (see [`Closure`]).

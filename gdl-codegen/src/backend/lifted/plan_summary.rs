@@ -297,6 +297,7 @@ fn bodies_lines(n: &Namer, rel: u32, bodies: &Bodies, out: &mut String) {
             shared,
             shared_access,
             rules,
+            openings,
         } => {
             if !shared.is_empty() {
                 let _ = writeln!(out, "  tests every rule opens with (over the arguments):");
@@ -305,7 +306,16 @@ fn bodies_lines(n: &Namer, rel: u32, bodies: &Bodies, out: &mut String) {
                     scan_lines(n, shared_access.scan(k), k, out);
                 }
             }
-            rules.iter().for_each(|r| rule(n, r, out));
+            for (i, r) in rules.iter().enumerate() {
+                if let Some(o) = openings.iter().find(|o| o.first == i) {
+                    let _ = writeln!(
+                        out,
+                        "  the next {} rules share their first {} steps, printed once:",
+                        o.rules, o.steps
+                    );
+                }
+                rule(n, r, out);
+            }
         }
     }
 }
@@ -362,7 +372,11 @@ fn rule(n: &Namer, r: &RulePlan, out: &mut String) {
             Some((price, rows)) => format!("  [price {price:.2}, rows {rows:.3}]"),
             None => String::new(),
         };
-        let _ = writeln!(out, "    {}. {}{cost}", k + 1, step(n, s));
+        let lazy = match r.lazy.iter().find(|l| l.step == k) {
+            Some(l) => format!("  (lazy: once per binding of steps 1..{})", l.anchor),
+            None => String::new(),
+        };
+        let _ = writeln!(out, "    {}. {}{cost}{lazy}", k + 1, step(n, s));
         scan_lines(n, r.access.scan(k), k, out);
     }
     if let Some(d) = r.access.shift {

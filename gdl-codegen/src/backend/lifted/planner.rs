@@ -68,6 +68,8 @@ pub fn plan(program: &Program, facts: &Facts, legal: bool) -> Result<LiftedPlan,
                 tables: Default::default(),
             };
             super::inline_widened::inline_widened(&mut plan, &r.reg);
+            let comp_of = &r.reg.comp_of;
+            super::openings::share_openings(&mut plan, |rel| comp_of[rel as usize].is_some());
             return stage(Stage::Tables, || {
                 super::access::plan_tables(&mut plan, facts);
                 let built = r.run_time_tables(&plan)?;
@@ -220,6 +222,7 @@ impl<'f> Round<'f> {
             steps,
             costs,
             access: Default::default(),
+            lazy: Vec::new(),
         }
     }
 
@@ -421,6 +424,7 @@ impl<'f> Round<'f> {
             shared,
             shared_access: Default::default(),
             rules,
+            openings: Vec::new(),
         }
     }
 

@@ -1,8 +1,8 @@
 //! The code of a call's rules: each rule's plan as a body, the tests they
 //! share hoisted, or the atoms of a relation compiled ground.
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
 
 use super::access::BodyAccess;
 use super::body::Body;
@@ -11,7 +11,7 @@ use super::functions::widened_body;
 use super::hybrid::Hybrid;
 use super::join_order::{argument_params, Adorn, Source, EXISTS};
 use super::needs::Needs;
-use super::plan::{Bodies, RulePlan};
+use super::plan::{Bodies, Lazy, Opening, RulePlan};
 use crate::rules::Pat;
 
 /// The code of the rules of `rel` called with `asked` as `bodies` plans
@@ -47,11 +47,10 @@ pub(super) fn rule_bodies(
             shared,
             shared_access,
             rules,
-        } => (shared, shared_access, rules),
+            openings,
+        } => (shared, shared_access, (&rules[..], &openings[..])),
     };
-    let bodies: Vec<TokenStream> = (rules.iter())
-        .map(|r| rule_body(reg, r, free, push))
-        .collect();
+    let bodies = opened_bodies(reg, rules, free, &push);
     if shared.is_empty() {
         return bodies;
     }
@@ -60,6 +59,57 @@ pub(super) fn rule_bodies(
     let mut body = Body::new(reg, reg.arity[rel as usize], None);
     body.steps(shared, shared_access);
     vec![body.finish(quote!(#({ #bodies })*))]
+}
+
+/// The code of each rule of `rules`, those of a run in `openings` inside
+/// one body of the steps they open with (see [`super::openings`]); a
+/// solution as in [`rule_body`].
+fn opened_bodies(
+    reg: &mut Needs,
+    (rules, openings): (&[RulePlan], &[Opening]),
+    free: &[usize],
+    push: &impl Fn(TokenStream) -> TokenStream,
+) -> Vec<TokenStream> {
+    let mut bodies = Vec::new();
+    let mut i = 0;
+    while i < rules.len() {
+        let Some(o) = openings.iter().find(|o| o.first == i) else {
+            bodies.push(rule_body(reg, &rules[i], free, push));
+            i += 1;
+            continue;
+        };
+        let run = &rules[i..i + o.rules];
+        let num_vars = run.iter().map(|r| r.rule.num_vars).max().unwrap_or(0);
+        let mut body = Body::new(reg, num_vars, None);
+        // Every answer kept for a rule of the run is declared in the
+        // opening, where the test's variables are bound.
+        body.lazy(
+            (run.iter().enumerate())
+                .flat_map(|(k, r)| lazy_names(r, k))
+                .collect(),
+        );
+        let lead = &run[0];
+        body.steps_in(&lead.steps, &lead.access, 0..o.steps);
+        let inner: Vec<TokenStream> = (run.iter().enumerate())
+            .map(|(k, r)| {
+                let mut own = body.fork(r.rule.num_vars);
+                own.lazy(lazy_names(r, k));
+                own.steps_in(&r.steps, &r.access, o.steps..r.steps.len());
+                solved(own, &r.rule.head, free, push)
+            })
+            .collect();
+        bodies.push(body.finish(quote!(#({ #inner })*)));
+        i += o.rules;
+    }
+    bodies
+}
+
+/// The lazy tests of `plan`, the `k`th rule of its run, with the
+/// variables keeping their answers.
+fn lazy_names(plan: &RulePlan, k: usize) -> Vec<(Lazy, Ident)> {
+    (plan.lazy.iter())
+        .map(|l| (*l, format_ident!("lazy{}_{}", k, l.step)))
+        .collect()
 }
 
 /// The code of the rule `plan` plans: a solution returns `true` if `free`
@@ -71,6 +121,7 @@ pub(super) fn rule_body(
     push: impl Fn(TokenStream) -> TokenStream,
 ) -> TokenStream {
     let mut body = Body::new(reg, plan.rule.num_vars, None);
+    body.lazy(lazy_names(plan, 0));
     body.steps(&plan.steps, &plan.access);
     solved(body, &plan.rule.head, free, push)
 }

@@ -21,6 +21,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::cost;
 use super::join_order::{Adorn, EXISTS};
 
 /// Where generated code runs.
@@ -38,7 +39,7 @@ pub enum Node {
 }
 
 /// How a place in a function asks for a call, per key of the function.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Asked {
     /// Maybe many times: in a loop, or with keys that do not name each
     /// parameter of the function.
@@ -48,6 +49,9 @@ pub enum Asked {
     /// At most once, in a rule that runs only for keys with some given
     /// constants (merrills' count for its last square).
     OnceForConstants,
+    /// In loops that bind its keys, each about this many times (the rows
+    /// of the loops before it that bind none of them, estimated).
+    InLoops(f64),
 }
 
 /// The calls of a module's generated functions, as planned.
@@ -82,7 +86,11 @@ impl CallGraph {
     /// pieces by a walk of the board, asking each square's count once (and
     /// the last square's twice): the memo of those calls cost more than
     /// their work. Calls from several places with constants (alexChess's
-    /// pieces of a given player) meet the same keys again.
+    /// pieces of a given player) meet the same keys again. Or, from one
+    /// such function, in loops that bind their keys, each key asked about
+    /// once in all ([`cost::MEMO_REPEATS`]): chess.kif's moves of a piece,
+    /// listed for each piece by the legal moves, and again by the rules
+    /// that block a check (in 5% of the states).
     pub fn asked_once(&self, arity: &[usize]) -> FxHashSet<(u32, Adorn)> {
         let lists = |c: &Node| match *c {
             Node::Fn(rel, adorn) => {
@@ -100,10 +108,15 @@ impl CallGraph {
                     .collect();
                 let every_key = sites.iter().filter(|(_, a)| *a == Asked::Once).count();
                 let one_caller = sites.iter().all(|(c, _)| *c == sites[0].0);
-                one_caller
-                    && sites.len() <= 2
-                    && every_key <= 1
-                    && (sites.iter()).all(|(c, a)| *a != Asked::Repeatedly && lists(c))
+                let outside_loops = (sites.iter())
+                    .all(|(c, a)| matches!(a, Asked::Once | Asked::OnceForConstants) && lists(c));
+                let once = sites.len() <= 2 && every_key <= 1 && outside_loops;
+                let by_key = || {
+                    sites
+                        .iter()
+                        .all(|(c, a)| *a != Asked::Repeatedly && lists(c))
+                };
+                one_caller && (once || by_key() && repeats(&sites) <= cost::MEMO_REPEATS)
             })
             .map(|(&call, _)| call)
             .collect()
@@ -157,6 +170,20 @@ impl CallGraph {
         }
         whole
     }
+}
+
+/// How often the `sites` of a call ask each key, summed: once a site
+/// outside any loop (or for given constants only: none), as estimated a
+/// site in loops (see [`Asked::InLoops`]).
+fn repeats(sites: &[&(Node, Asked)]) -> f64 {
+    (sites.iter())
+        .map(|(_, a)| match a {
+            Asked::Once => 1.0,
+            Asked::OnceForConstants => 0.0,
+            Asked::InLoops(r) => *r,
+            Asked::Repeatedly => f64::INFINITY,
+        })
+        .sum()
 }
 
 #[cfg(test)]

@@ -39,6 +39,15 @@ pub const LIST_TEST_MIN_WORK: f64 = 16.0;
 /// [`LIST_TEST_RATIO`]).
 pub const LIST_TEST_HOLDS: f64 = 0.25;
 
+/// How often, in all, a call asked in loops binding its keys may ask each
+/// key (the rows of the loops binding none, summed over its call sites,
+/// see [`super::call_graph::CallGraph::asked_once`]) and keep no memo:
+/// its lookups and writes cost about what the repeats it saves do.
+/// unmeasured: set with the feature, chess.kif's moves of a piece asked
+/// 1.1 times a key (once by the legal moves, 0.05 by each of two rules
+/// blocking a check).
+pub const MEMO_REPEATS: f64 = 1.25;
+
 /// The estimated work (table lookups, see
 /// [`super::join_order::plan_work`]) from which a test without arguments,
 /// or one whose memo is a dense table, is memoized: a memo costs about what

@@ -56,6 +56,7 @@ pub mod plan_summary;
 pub mod planner;
 pub mod prejoin;
 mod queries;
+pub mod reads;
 mod recursion;
 pub mod relations;
 mod rule_bodies;

@@ -329,8 +329,8 @@ mod tests {
         // `walk` counts the marked cells of a row, asking `add_one` once
         // for each cell and count on the way (twice for the last cell, its
         // rule run for it only); `goal` asks `pairs` in a loop over the
-        // neighbours of each cell; `walk2` asks `add_two` from two rules
-        // run for every key.
+        // neighbours of each cell, each cell for both its neighbours;
+        // `walk2` asks `add_two` from two rules run for every key.
         let (p, facts) = program_and_facts(
             "(role r) (num 0) (num 1) (num 2) (num 3) (num 4)
             (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
@@ -348,7 +348,9 @@ mod tests {
             (<= (next (cell ?c x)) (does r (put ?c)))
             (<= (next (cell ?c ?k)) (true (cell ?c ?k)) (not (does r (put ?c))))
             (<= terminal (walk 1 0 ?m) (distinct ?m 2))
-            (<= (goal r 100) (right ?c ?d) (pairs ?d ?k) (distinct ?c ?k))
+            (<= (goal r 100) (side ?c ?d) (pairs ?d ?k) (distinct ?c ?k))
+            (<= (side ?c ?d) (right ?c ?d))
+            (<= (side ?c ?d) (right ?d ?c))
             (last 4)
             (<= (add_two ?c ?n ?m) (true (cell ?c o)) (succ ?n ?m))
             (<= (add_two ?c ?n ?n) (true (cell ?c x)) (num ?n))

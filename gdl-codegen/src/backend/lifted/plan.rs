@@ -256,7 +256,12 @@ pub struct Lazy {
     pub anchor: usize,
 }
 
+/// A step's estimates: a run's price (table lookups) and its solutions
+/// per run; `None` for a parameter.
+pub type Cost = Option<(f64, f64)>;
+
 /// A rule and its join order.
+#[derive(Clone)]
 pub struct RulePlan {
     /// The rule.
     pub rule: CRule,
@@ -266,7 +271,7 @@ pub struct RulePlan {
     pub steps: Vec<Step>,
     /// Per step, the planner's estimate of a run's price (table lookups)
     /// and its solutions per run; `None` for a parameter.
-    pub costs: Vec<Option<(f64, f64)>>,
+    pub costs: Vec<Cost>,
     /// How its scans read the state and the tables.
     pub access: BodyAccess,
     /// Its tests run at most once per binding of their variables, after

@@ -25,9 +25,10 @@ use super::join_order::{
     free_arguments, plan_rule, step_costs, Adorn, Catalog, Source, Step, EXISTS,
 };
 use super::plan::{
-    Bodies, ClosurePlan, ClosureWhy, CompPlan, Fallback, FnPlan, Item, LegalPlan, LiftedPlan, Memo,
-    QueryLit, QueryPlans, RulePlan, Shape,
+    Bodies, ClosurePlan, ClosureWhy, CompPlan, Cost, Fallback, FnPlan, Item, LegalPlan, LiftedPlan,
+    Memo, QueryLit, QueryPlans, RulePlan, Shape,
 };
+use super::reads::{body_reads, Read};
 use super::run_time_tables::{self, OverBudget, RunTimeTable};
 use super::walk::never_meets_itself;
 use crate::front::ir::{Keyword, Program};
@@ -70,6 +71,8 @@ pub fn plan(program: &Program, facts: &Facts, legal: bool) -> Result<LiftedPlan,
             super::inline_widened::inline_widened(&mut plan, &r.reg);
             let comp_of = &r.reg.comp_of;
             super::openings::share_openings(&mut plan, |rel| comp_of[rel as usize].is_some());
+            let tables = (&comp_of[..], &r.reg.static_tuples[..]);
+            super::reads::drop_memos_asked_once(&mut plan, facts, tables);
             return stage(Stage::Tables, || {
                 super::access::plan_tables(&mut plan, facts);
                 let built = r.run_time_tables(&plan)?;
@@ -162,46 +165,21 @@ impl<'f> Round<'f> {
     }
 
     /// Records the calls and tables that `steps`, a body of `from`, reads,
-    /// each call with how often it is asked per key of `from`: once outside
-    /// any loop where each parameter of the function is a variable among the
-    /// call's keys or a constant (the rule runs for that value only).
+    /// each call with how often it is asked per key of `from` (see
+    /// [`asked`]); without estimates of the steps' rows.
     fn record(&mut self, from: Node, steps: &[Step]) {
-        let mut looped = false;
-        let mut params: Vec<&Pat> = Vec::new();
-        for s in steps {
-            let Step::Lit {
-                source,
-                rel,
-                args,
-                bound,
-                ..
-            } = s
-            else {
-                if let Step::Param { pat, .. } = s {
-                    params.push(pat);
-                }
-                continue;
-            };
-            let full = (1u64 << args.len()) - 1;
-            let all = u64::from(*bound) & full == full;
-            match source {
-                Source::True | Source::Does => looped |= !all,
-                Source::Static => looped |= !args.is_empty() && !all,
-                Source::Table => {
-                    let comp = self.reg.comp_of[*rel as usize].expect("a relation on a cycle");
-                    self.table(from, comp);
-                    looped |= !all;
-                }
-                Source::Derived => {
-                    let test = all || bound & EXISTS != 0;
-                    let asked = if test {
-                        Asked::Repeatedly
-                    } else {
-                        asked(looped, &params, args, *bound)
-                    };
-                    self.call(from, (*rel, *bound), asked);
-                    looped |= !test;
-                }
+        self.record_from(from, (steps, &[]), 0);
+    }
+
+    /// [`Round::record`] of the steps from `start` on (those before, an
+    /// opening shared with other rules, recorded with the first of them),
+    /// `costs` the steps' estimates where known.
+    fn record_from(&mut self, from: Node, (steps, costs): (&[Step], &[Cost]), start: usize) {
+        let tables = (&self.reg.comp_of[..], &self.reg.static_tuples[..]);
+        for read in body_reads((steps, costs), start, tables) {
+            match read {
+                Read::Call(call, asked) => self.call(from, call, asked),
+                Read::Table(comp) => self.table(from, comp),
             }
         }
     }
@@ -252,7 +230,7 @@ impl<'f> Round<'f> {
     /// [`Round::rule`], its calls recorded.
     fn recorded_rule(&mut self, from: Node, rule: CRule, adorn: Adorn) -> RulePlan {
         let plan = self.rule(from, rule, adorn);
-        self.record(from, &plan.steps);
+        self.record_from(from, (&plan.steps, &plan.costs), 0);
         plan
     }
 
@@ -416,15 +394,30 @@ impl<'f> Round<'f> {
             return Bodies::Ground(h);
         }
         let (shared, rules) = self.hoisted_rules(rel, adorn);
-        for rule in &rules {
-            self.record(me, &rule.steps);
-        }
+        self.record_rules(me, rel, &rules);
         self.record(me, &shared);
         Bodies::Rules {
             shared,
             shared_access: Default::default(),
             rules,
             openings: Vec::new(),
+        }
+    }
+
+    /// Records the calls of `rules`, the rules of `rel` called from `me`,
+    /// as they will be printed: those opening alike (off any cycle, see
+    /// [`super::openings`]) in one body, whose calls are recorded once.
+    fn record_rules(&mut self, me: Node, rel: u32, rules: &[RulePlan]) {
+        let mut rules = rules.to_vec();
+        let openings = match self.reg.comp_of[rel as usize] {
+            None => super::openings::group(&mut rules),
+            Some(_) => Vec::new(),
+        };
+        for (i, rule) in rules.iter().enumerate() {
+            let start = (openings.iter())
+                .find(|o| o.first < i && i < o.first + o.rules)
+                .map_or(0, |o| o.steps);
+            self.record_from(me, (&rule.steps, &rule.costs), start);
         }
     }
 
@@ -638,24 +631,6 @@ impl<'f> Round<'f> {
             comp,
             rels: planned,
         }
-    }
-}
-
-/// How often a call with `args` (`bound` of them keys) is asked per key of
-/// its function, after a loop or not (`looped`), the function's parameters
-/// having matched `params`.
-fn asked(looped: bool, params: &[&Pat], args: &[Pat], bound: Adorn) -> Asked {
-    let keyed = |p: &Pat| match p {
-        Pat::Ground(_) => true,
-        Pat::Var(_) => (0..args.len()).any(|i| bound >> i & 1 == 1 && &args[i] == p),
-        Pat::Func(..) => false,
-    };
-    if looped || !params.iter().all(|p| keyed(p)) {
-        Asked::Repeatedly
-    } else if params.iter().any(|p| matches!(p, Pat::Ground(_))) {
-        Asked::OnceForConstants
-    } else {
-        Asked::Once
     }
 }
 

@@ -91,6 +91,12 @@ fn functional(step: &CRule, known: &[Pat], statics: &StaticTuples) -> bool {
         })
 }
 
+/// Whether static relation `rel`, if small enough to read, has at most
+/// one row per combination of its `keys` columns.
+pub fn at_most_one_row_in(statics: &StaticTuples, rel: u32, keys: &[usize]) -> bool {
+    table(statics, rel).is_some_and(|t| at_most_one_row(t, keys))
+}
+
 /// Whether `tuples` have at most one row per combination of the `keys`
 /// columns (the values of ground arguments are not told apart: a
 /// combination with them is at most as many rows as without).

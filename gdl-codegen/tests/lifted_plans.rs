@@ -601,6 +601,59 @@ fn rays_are_walks_and_alike_threats_share_a_part() {
     );
 }
 
+/// chess.kif's legal moves of a piece other than the king, without a
+/// capture and with one, are two rules that walk the same pieces and list
+/// each one's moves: one loop nest, each target tested for both rules
+/// inside. The first rule tests whether its king is safe once the piece
+/// leaves (`threatened`) as soon as the piece is bound; the test moves
+/// after the moves and the empty target's test, and runs at most once per
+/// piece. The moves of a piece are then asked once per key (by the legal
+/// moves, and by the rules blocking a check in a few states): no memo.
+#[test]
+fn legal_rules_opening_alike_list_each_piece_s_moves_once() {
+    let summary = Game::corpus("ggp-repository-base/chess.kif")
+        .plan()
+        .summary();
+    let legal = summary
+        .split("\nfn legal_2_bf: ")
+        .nth(1)
+        .and_then(|s| s.split("\nfn ").next())
+        .unwrap_or_else(|| panic!("no legal_2_bf:\n{summary}"));
+    let (opening, rest) = legal
+        .split_once("  the next 2 rules share their first 9 steps, printed once:\n")
+        .unwrap_or_else(|| panic!("no opening:\n{legal}"));
+    assert!(
+        opening.starts_with("answers pushed to its arena"),
+        "{legal}"
+    );
+    let lazy = "not threatened_5(?0, ?8, ?9, ?2, ?3) (call, bound bbbbb) -> threatened_5_bbbbb";
+    let at = rest.find(lazy).unwrap_or_else(|| panic!("{legal}"));
+    let line = rest[at..].lines().next().unwrap_or_default();
+    assert!(
+        line.ends_with("(lazy: once per binding of steps 1..8)"),
+        "{line}"
+    );
+    // After the moves (step 9) and the empty target (10), in the first
+    // rule.
+    let first = rest.split("  rule ").nth(1).unwrap_or_default();
+    let order: Vec<Option<usize>> = [
+        "    9. legal2_move_6(",
+        "    10. true_1((cell ?4 ?5 b))",
+        "    11. not threatened_5(",
+    ]
+    .iter()
+    .map(|l| first.find(l))
+    .collect();
+    assert!(order.iter().all(Option::is_some), "{legal}");
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{legal}");
+    assert!(
+        summary.contains(
+            "\nfn legal2_move_6_bbbbff: answers pushed to its arena, no memo (asked once per key)\n"
+        ),
+        "{summary}"
+    );
+}
+
 /// A recursion that passes the tested answer through and finds answers at
 /// one key only is tested from its closure: QUEENS's
 /// `knoterephall(row, count, total)` sums a count row by row and gives the

@@ -39,6 +39,17 @@ pub const LIST_TEST_MIN_WORK: f64 = 16.0;
 /// [`LIST_TEST_RATIO`]).
 pub const LIST_TEST_HOLDS: f64 = 0.25;
 
+/// The least estimated work (table lookups, see
+/// [`super::join_order::plan_work`]) a run of rules sharing their opening
+/// must save (the opening's work for each rule after the first, see
+/// [`super::openings`]): below it, the larger function compiles less well
+/// than the loop saved. unmeasured: set with the feature; skirmishFinal1's
+/// two pawn rules sharing a loop over the pawns (4 saved) took 4.8% more
+/// instructions a playout, chess.kif's three threats sharing the one row
+/// of `opponent` (6) about 1%; merrills' twelve rules sharing the joint
+/// move (33) and chess.kif's legal moves (265) gain 13% and 9%.
+pub const MIN_OPENING_WORK: f64 = 16.0;
+
 /// How often, in all, a call asked in loops binding its keys may ask each
 /// key (the rows of the loops binding none, summed over its call sites,
 /// see [`super::call_graph::CallGraph::asked_once`]) and keep no memo:

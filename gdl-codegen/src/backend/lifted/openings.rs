@@ -18,12 +18,15 @@
 //!
 //! A rule joins a run only when the opening they share lists something (a
 //! loop, not tests alone: those the rules open with are hoisted, see
-//! [`super::hoist`]), and moves a test only past such a loop. Only
+//! [`super::hoist`]) and the runs of it the rules after the first save
+//! are worth it ([`MIN_OPENING_WORK`]), and moves a test only past such a
+//! loop. Only
 //! functions off any cycle: a test moved past a recursive call would no
 //! longer guard it.
 
+use super::cost::MIN_OPENING_WORK;
 use super::join_order::{Adorn, Source, Step, EXISTS};
-use super::plan::{Bodies, Item, Lazy, LiftedPlan, Opening, RulePlan, Shape};
+use super::plan::{Bodies, Cost, Item, Lazy, LiftedPlan, Opening, RulePlan, Shape};
 use crate::rules::{CRule, Lit, Pat};
 
 /// Groups the rules of each call of `plan` off any cycle (`cyclic` says
@@ -61,6 +64,8 @@ pub fn group(rules: &mut Vec<RulePlan>) -> Vec<Opening> {
         taken[lead] = true;
         let first = order.len();
         order.push(lead);
+        // The plans as they were, to restore if the run saves too little.
+        let mut originals: Vec<(usize, RulePlan)> = Vec::new();
         let mut shared: Option<usize> = None;
         for m in lead + 1..n {
             if taken[m] {
@@ -70,22 +75,38 @@ pub fn group(rules: &mut Vec<RulePlan>) -> Vec<Opening> {
                 continue;
             };
             if shared.is_none() {
+                originals.push((lead, rules[lead].clone()));
                 apply(&mut rules[lead], &a.a, a.lazy_a.clone(), None);
             }
+            originals.push((m, rules[m].clone()));
             let renaming = (a.renaming.clone(), rules[lead].rule.num_vars);
             apply(&mut rules[m], &a.b, a.lazy_b.clone(), Some(renaming));
             shared = Some(a.prefix);
             taken[m] = true;
             order.push(m);
         }
-        if let Some(steps) = shared {
+        let Some(steps) = shared else { continue };
+        // Each rule after the first saves a run of the opening.
+        let runs = (order.len() - first - 1) as f64;
+        let saved = runs * opening_work(&rules[lead].costs[..steps]);
+        if saved < MIN_OPENING_WORK {
+            for (i, plan) in originals {
+                rules[i] = plan;
+            }
             openings.push(Opening {
                 first,
-                rules: order.len() - first,
-                steps,
+                rules: 0,
+                steps: 0,
             });
+            continue;
         }
+        openings.push(Opening {
+            first,
+            rules: order.len() - first,
+            steps,
+        });
     }
+    openings.retain(|o| o.rules > 0);
     let mut old: Vec<Option<RulePlan>> = rules.drain(..).map(Some).collect();
     rules.extend(
         order
@@ -146,13 +167,18 @@ pub fn align(a: &RulePlan, b: &RulePlan, opened: Option<usize>) -> Option<Aligne
             break;
         }
     }
-    // The opening ends with its last loop; tests passed over after it go
-    // back where they were.
+    // The opening ends with its last loop and the tests both rules run
+    // after it, up to a test moved out of the way after it (which goes
+    // back where it was: nothing shared lies past it).
     let last_loop = pairs.iter().rposition(|&(i, _)| lists(&sa[i]))?;
+    let undone = (moved_a.iter().chain(&moved_b))
+        .map(|&(_, before)| before)
+        .filter(|&before| before > last_loop)
+        .min();
     let prefix = match opened {
-        Some(k) if pairs.len() < k || last_loop + 1 < k => return None,
+        Some(k) if pairs.len() < k => return None,
         Some(k) => k,
-        None => last_loop + 1,
+        None => undone.unwrap_or(pairs.len()).min(pairs.len()),
     };
     pairs.truncate(prefix);
     moved_a.retain(|&(_, before)| before < prefix);
@@ -167,6 +193,17 @@ pub fn align(a: &RulePlan, b: &RulePlan, opened: Option<usize>) -> Option<Aligne
         lazy_b,
         renaming: to_a,
     })
+}
+
+/// The estimated work of a run of an opening whose steps cost `costs`:
+/// each step's price times the runs the steps before it give.
+fn opening_work(costs: &[Cost]) -> f64 {
+    let (mut work, mut runs) = (0.0, 1.0);
+    for (price, rows) in costs.iter().flatten() {
+        work += runs * price;
+        runs *= rows;
+    }
+    work
 }
 
 /// A rule's steps in their new order: the `opening` ones first, then the

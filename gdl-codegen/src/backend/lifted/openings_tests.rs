@@ -28,8 +28,12 @@ fn not(rel: u32, args: &[Pat]) -> Step {
     }
 }
 
-fn plan(num_vars: usize, steps: Vec<Step>) -> RulePlan {
-    let costs = steps.iter().map(|_| None).collect();
+/// A rule's plan, each step but its parameters priced at `price` and
+/// giving two rows.
+fn priced(num_vars: usize, steps: Vec<Step>, price: f64) -> RulePlan {
+    let costs = (steps.iter())
+        .map(|s| (!matches!(s, Step::Param { .. })).then_some((price, 2.0)))
+        .collect();
     RulePlan {
         rule: CRule {
             head_rel: 0,
@@ -43,6 +47,10 @@ fn plan(num_vars: usize, steps: Vec<Step>) -> RulePlan {
         access: Default::default(),
         lazy: Vec::new(),
     }
+}
+
+fn plan(num_vars: usize, steps: Vec<Step>) -> RulePlan {
+    priced(num_vars, steps, MIN_OPENING_WORK)
 }
 
 /// chess.kif's two legal rules for a piece other than the king, reduced:
@@ -159,4 +167,20 @@ fn a_test_passed_over_after_the_last_shared_loop_stays() {
     assert!(aligned.lazy_a.is_empty());
     // A third rule must share the whole opening of the run it joins.
     assert_eq!(align(&a, &b, Some(3)), None);
+}
+
+#[test]
+fn an_opening_saving_less_than_the_threshold_is_not_shared() {
+    // The same rules, their opening (a static loop, then a call) costing
+    // half the threshold: the second rule would save that much.
+    let mut rules: Vec<RulePlan> = (chess_like().into_iter())
+        .map(|r| priced(r.rule.num_vars, r.steps, MIN_OPENING_WORK / 8.0))
+        .collect();
+    let before: Vec<Vec<Step>> = rules.iter().map(|r| r.steps.clone()).collect();
+    assert!(group(&mut rules).is_empty());
+    assert!(rules.iter().all(|r| r.lazy.is_empty()));
+    assert_eq!(
+        rules.iter().map(|r| r.steps.clone()).collect::<Vec<_>>(),
+        before
+    );
 }

@@ -32,7 +32,7 @@ fn not(rel: u32, args: &[Pat]) -> Step {
 /// giving two rows.
 fn priced(num_vars: usize, steps: Vec<Step>, price: f64) -> RulePlan {
     let costs = (steps.iter())
-        .map(|s| (!matches!(s, Step::Param { .. })).then_some((price, 2.0)))
+        .map(|s| (!matches!(s, Step::Param { .. })).then_some((price, f64::from(2u8))))
         .collect();
     RulePlan {
         rule: CRule {
@@ -174,7 +174,7 @@ fn an_opening_saving_less_than_the_threshold_is_not_shared() {
     // The same rules, their opening (a static loop, then a call) costing
     // half the threshold: the second rule would save that much.
     let mut rules: Vec<RulePlan> = (chess_like().into_iter())
-        .map(|r| priced(r.rule.num_vars, r.steps, MIN_OPENING_WORK / 8.0))
+        .map(|r| priced(r.rule.num_vars, r.steps, MIN_OPENING_WORK / f64::from(8u8)))
         .collect();
     let before: Vec<Vec<Step>> = rules.iter().map(|r| r.steps.clone()).collect();
     assert!(group(&mut rules).is_empty());

@@ -301,9 +301,7 @@ impl TablePlan {
             } => {
                 for (i, r) in rules.iter_mut().enumerate() {
                     // A scan of an opening takes no step of a rule's own.
-                    let opening = (openings.iter())
-                        .find(|o| (o.first..o.first + o.rules).contains(&i))
-                        .map_or(0, |o| o.steps);
+                    let opening = (openings.iter()).find(|o| o.has(i)).map_or(0, |o| o.steps);
                     let given = (&r.steps[..], &r.access);
                     r.access = self.body(rels, given, (r.rule.num_vars, opening), &[]);
                 }

@@ -102,24 +102,10 @@ fn is_test(s: &Step) -> bool {
 /// `s` with each variable renamed to the argument in `arg_of` that binds
 /// it, if every one is.
 fn by_argument(s: &Step, arg_of: &std::collections::BTreeMap<u32, u32>) -> Option<Step> {
-    let rename = |p: &Pat| p.renamed(&|v| arg_of.get(&v).copied());
-    Some(match s {
-        Step::Distinct(a, b) => Step::Distinct(rename(a)?, rename(b)?),
-        Step::Lit {
-            source,
-            rel,
-            args,
-            negated,
-            bound,
-        } => Step::Lit {
-            source: *source,
-            rel: *rel,
-            args: args.iter().map(rename).collect::<Option<_>>()?,
-            negated: *negated,
-            bound: *bound,
-        },
-        Step::Param { .. } => return None,
-    })
+    if matches!(s, Step::Param { .. }) {
+        return None;
+    }
+    s.map_pats(|p| p.renamed(&|v| arg_of.get(&v).copied()))
 }
 
 /// Calls `f` on each pattern of a test step.

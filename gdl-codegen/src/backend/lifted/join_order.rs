@@ -67,6 +67,33 @@ pub enum Step {
     Distinct(Pat, Pat),
 }
 
+impl Step {
+    /// The step with each of its patterns replaced by what `f` gives for
+    /// it (variables renamed, say); `None` if `f` gives none for one.
+    pub fn map_pats(&self, f: impl Fn(&Pat) -> Option<Pat>) -> Option<Step> {
+        Some(match self {
+            Step::Param { index, pat } => Step::Param {
+                index: *index,
+                pat: f(pat)?,
+            },
+            Step::Distinct(a, b) => Step::Distinct(f(a)?, f(b)?),
+            Step::Lit {
+                source,
+                rel,
+                args,
+                negated,
+                bound,
+            } => Step::Lit {
+                source: *source,
+                rel: *rel,
+                args: args.iter().map(f).collect::<Option<_>>()?,
+                negated: *negated,
+                bound: *bound,
+            },
+        })
+    }
+}
+
 /// What the planner needs to know of relations.
 pub trait Catalog {
     /// Where `rel`'s tuples come from.

@@ -268,7 +268,9 @@ fn apply(
     };
     plan.rule = rename_rule(&plan.rule, &rename, next as usize);
     for s in &mut plan.steps {
-        *s = rename_step(s, &rename);
+        *s = s
+            .map_pats(|p| Some(rename(p)))
+            .expect("every pattern renamed");
     }
 }
 
@@ -285,29 +287,6 @@ fn rename_rule(r: &CRule, rename: &impl Fn(&Pat) -> Pat, num_vars: usize) -> CRu
         head: r.head.iter().map(rename).collect(),
         body,
         num_vars,
-    }
-}
-
-fn rename_step(s: &Step, rename: &impl Fn(&Pat) -> Pat) -> Step {
-    match s {
-        Step::Param { index, pat } => Step::Param {
-            index: *index,
-            pat: rename(pat),
-        },
-        Step::Distinct(a, b) => Step::Distinct(rename(a), rename(b)),
-        Step::Lit {
-            source,
-            rel,
-            args,
-            negated,
-            bound,
-        } => Step::Lit {
-            source: *source,
-            rel: *rel,
-            args: args.iter().map(rename).collect(),
-            negated: *negated,
-            bound: *bound,
-        },
     }
 }
 

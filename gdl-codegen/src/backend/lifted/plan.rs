@@ -245,6 +245,22 @@ pub struct Opening {
     pub steps: usize,
 }
 
+impl Opening {
+    /// Whether rule `i` is one of the run's.
+    pub fn has(&self, i: usize) -> bool {
+        (self.first..self.first + self.rules).contains(&i)
+    }
+
+    /// The steps rule `i` of a call whose runs are `openings` takes from
+    /// the rule before it, printed there: its run's opening if it is not
+    /// the run's first, else none.
+    pub fn taken_by(openings: &[Opening], i: usize) -> usize {
+        (openings.iter())
+            .find(|o| o.first < i && o.has(i))
+            .map_or(0, |o| o.steps)
+    }
+}
+
 /// A test moved after steps that run for every binding of its variables,
 /// run at most once per binding: its answer is kept in a variable
 /// declared where they are bound (see [`super::openings`]).

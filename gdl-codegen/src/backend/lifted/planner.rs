@@ -26,7 +26,7 @@ use super::join_order::{
 };
 use super::plan::{
     Bodies, ClosurePlan, ClosureWhy, CompPlan, Cost, Fallback, FnPlan, Item, LegalPlan, LiftedPlan,
-    Memo, QueryLit, QueryPlans, RulePlan, Shape,
+    Memo, Opening, QueryLit, QueryPlans, RulePlan, Shape,
 };
 use super::reads::{body_reads, Read};
 use super::run_time_tables::{self, OverBudget, RunTimeTable};
@@ -414,9 +414,7 @@ impl<'f> Round<'f> {
             Some(_) => Vec::new(),
         };
         for (i, rule) in rules.iter().enumerate() {
-            let start = (openings.iter())
-                .find(|o| o.first < i && i < o.first + o.rules)
-                .map_or(0, |o| o.steps);
+            let start = Opening::taken_by(&openings, i);
             self.record_from(me, (&rule.steps, &rule.costs), start);
         }
     }

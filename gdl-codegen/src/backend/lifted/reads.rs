@@ -17,7 +17,7 @@ use rustc_hash::FxHashSet;
 use super::call_graph::{Asked, CallGraph, Node};
 use super::facts::Facts;
 use super::join_order::{Adorn, Source, Step, EXISTS};
-use super::plan::{Bodies, Cost, Fallback, Item, LegalPlan, LiftedPlan, RulePlan, Shape};
+use super::plan::{Bodies, Cost, Fallback, Item, LegalPlan, LiftedPlan, Opening, RulePlan, Shape};
 use super::walk::StaticTuples;
 use crate::rules::Pat;
 
@@ -38,7 +38,6 @@ pub fn body_reads(
     (comp_of, statics): (&[Option<usize>], &StaticTuples),
 ) -> Vec<Read> {
     let mut reads = Vec::new();
-    let mut looped = false;
     let mut params: Vec<&Pat> = Vec::new();
     let mut loops: Vec<Loop> = Vec::new();
     let mut bound: FxHashSet<u32> = FxHashSet::default();
@@ -78,7 +77,7 @@ pub fn body_reads(
                     Asked::Repeatedly
                 } else {
                     asked(
-                        looped.then_some((&loops[..], statics)),
+                        (!loops.is_empty()).then_some((&loops[..], statics)),
                         &params,
                         args,
                         *adorn,
@@ -112,7 +111,6 @@ pub fn body_reads(
                 table: (*source == Source::Static).then(|| (*rel, &args[..], given)),
             });
         }
-        looped |= !test;
     }
     reads
 }
@@ -273,10 +271,7 @@ fn call_graph(plan: &LiftedPlan, tables: (&[Option<usize>], &StaticTuples)) -> C
                     ..
                 } => {
                     for (i, r) in rules.iter().enumerate() {
-                        let start = (openings.iter())
-                            .find(|o| o.first < i && i < o.first + o.rules)
-                            .map_or(0, |o| o.steps);
-                        body(&mut g, me, r, start);
+                        body(&mut g, me, r, Opening::taken_by(openings, i));
                     }
                     for read in body_reads((shared, &[]), 0, tables) {
                         if let Read::Call(call, asked) = read {
